@@ -1,0 +1,286 @@
+"""Format-neutral game events.
+
+Parsers turn every wire format into this stream; the replay engine consumes it.
+Seats are absolute (0 = first dealer) and fixed for the game. Points are plain
+points (25000, not 250). What the log *claims* about a result travels untouched in
+the ``claims`` of :class:`Win`, :class:`RoundDraw` and :class:`GameEnd`; every
+claim is optional because formats record different things.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum, IntEnum
+
+from mjaudit.errors import SourcePos
+from mjaudit.melds import Meld
+from mjaudit.tiles import Tile
+from mjaudit.yaku import Yaku
+
+__all__ = [
+    "Discard",
+    "DoraReveal",
+    "DrawClaims",
+    "DrawReason",
+    "DeclareMeld",
+    "DrawTile",
+    "EndClaims",
+    "Event",
+    "GameEnd",
+    "GameLog",
+    "GameStart",
+    "Limit",
+        "PlayerInfo",
+    "Presence",
+    "RiichiAccepted",
+    "RiichiDeclared",
+    "RoundDraw",
+    "RoundStart",
+    "RulesHint",
+    "Win",
+    "WinClaims",
+    "round_label",
+]
+
+
+class Limit(IntEnum):
+    """Limit hand bands; the values match Tenhou's limit codes."""
+
+    NONE = 0
+    MANGAN = 1
+    HANEMAN = 2
+    BAIMAN = 3
+    SANBAIMAN = 4
+    YAKUMAN = 5
+
+
+class DrawReason(Enum):
+    EXHAUSTIVE = "exhaustive"
+    NAGASHI_MANGAN = "nagashi-mangan"
+    KYUUSHU = "kyuushu"
+    SUUFON_RENDA = "suufon-renda"
+    SUUCHA_RIICHI = "suucha-riichi"
+    SUUKAIKAN = "suukaikan"
+    SANCHAHOU = "sanchahou"
+
+    @property
+    def abortive(self) -> bool:
+        return self not in (DrawReason.EXHAUSTIVE, DrawReason.NAGASHI_MANGAN)
+
+
+def round_label(round_index: int, honba: int) -> str:
+    """``E1-0`` style label: wind letter, hand number, honba."""
+    return f"{'ESWN'[(round_index // 4) % 4]}{round_index % 4 + 1}-{honba}"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    name: str
+    dan: str | None = None
+    rate: float | None = None
+    sex: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RulesHint:
+    """What the log says about its rules; ``--rules auto`` turns it into a Ruleset."""
+
+    source: str
+    players: int = 4
+    aka: bool | None = None
+    kuitan: bool | None = None
+    hanchan: bool | None = None
+    fast: bool | None = None
+    room: str | None = None
+    special_lobby: bool = False
+    description: str = ""
+    extras: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class WinClaims:
+    """What the log says about one win. ``None`` = the format does not record it."""
+
+    hand: tuple[Tile, ...] | None = None
+    hand_ids: tuple[int, ...] | None = None
+    win_tile: Tile | None = None
+    win_tile_id: int | None = None
+    melds: tuple[Meld, ...] | None = None
+    han: int | None = None
+    fu: int | None = None
+    points: int | None = None
+    limit: Limit | None = None
+    yaku: tuple[tuple[Yaku, int], ...] | None = None
+    yakuman: tuple[Yaku, ...] | None = None
+    dora_indicators: tuple[Tile, ...] | None = None
+    dora_indicator_ids: tuple[int, ...] | None = None
+    ura_indicators: tuple[Tile, ...] | None = None
+    ura_indicator_ids: tuple[int, ...] | None = None
+    honba: int | None = None
+    riichi_sticks: int | None = None
+    scores_before: tuple[int, ...] | None = None
+    deltas: tuple[int, ...] | None = None
+    pao_seat: int | None = None
+    extra_deltas: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DrawClaims:
+    tenpai: tuple[int, ...] | None = None
+    hands: tuple[tuple[int, tuple[Tile, ...]], ...] = ()
+    honba: int | None = None
+    riichi_sticks: int | None = None
+    scores_before: tuple[int, ...] | None = None
+    deltas: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EndClaims:
+    final_scores: tuple[int, ...] | None = None
+    results: tuple[float, ...] | None = None
+    result_texts: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameStart:
+    pos: SourcePos
+    game_id: str
+    players: tuple[PlayerInfo, ...]
+    rules_hint: RulesHint
+    first_dealer: int = 0
+    seed: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStart:
+    pos: SourcePos
+    round_index: int
+    honba: int
+    riichi_sticks: int
+    dealer: int
+    scores: tuple[int, ...]
+    dora_indicator: Tile
+    hands: tuple[tuple[Tile, ...], ...]
+    dice: tuple[int, int] | None = None
+    dora_indicator_id: int | None = None
+    hand_ids: tuple[tuple[int, ...], ...] | None = None
+    shuffle: str | None = None
+
+    @property
+    def label(self) -> str:
+        return round_label(self.round_index, self.honba)
+
+
+@dataclass(frozen=True, slots=True)
+class DrawTile:
+    pos: SourcePos
+    seat: int
+    tile: Tile
+    tile_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    pos: SourcePos
+    seat: int
+    tile: Tile
+    tsumogiri: bool
+    tile_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareMeld:
+    """Any call, or a self-declared kan or kita."""
+
+    pos: SourcePos
+    seat: int
+    meld: Meld
+
+
+@dataclass(frozen=True, slots=True)
+class DoraReveal:
+    pos: SourcePos
+    indicator: Tile
+    tile_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RiichiDeclared:
+    pos: SourcePos
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RiichiAccepted:
+    pos: SourcePos
+    seat: int
+    scores: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    pos: SourcePos
+    seat: int
+    from_seat: int
+    claims: WinClaims = field(default_factory=WinClaims)
+
+    @property
+    def tsumo(self) -> bool:
+        return self.seat == self.from_seat
+
+
+@dataclass(frozen=True, slots=True)
+class RoundDraw:
+    pos: SourcePos
+    reason: DrawReason
+    claims: DrawClaims = field(default_factory=DrawClaims)
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    pos: SourcePos
+    claims: EndClaims = field(default_factory=EndClaims)
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """A player disconnected (``connected=False``) or came back."""
+
+    pos: SourcePos
+    seat: int
+    connected: bool
+
+
+Event = (
+    GameStart
+    | RoundStart
+    | DrawTile
+    | Discard
+    | DeclareMeld
+    | DoraReveal
+    | RiichiDeclared
+    | RiichiAccepted
+    | Win
+    | RoundDraw
+    | GameEnd
+    | Presence
+)
+
+
+@dataclass(frozen=True, slots=True)
+class GameLog:
+    """One parsed game: where it came from, its format and its events in order."""
+
+    path: str
+    format: str
+    events: tuple[Event, ...]
+
+    @property
+    def start(self) -> GameStart:
+        first = self.events[0]
+        assert isinstance(first, GameStart)
+        return first
+
+    @property
+    def players(self) -> int:
+        return self.start.rules_hint.players

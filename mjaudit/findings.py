@@ -1,0 +1,79 @@
+"""Findings: problems with the *game* (not the input), with stable codes.
+
+Every code is documented in docs/findings.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+__all__ = ["ERROR_CODES", "INFO_CODES", "WARNING_CODES", "Finding", "Severity"]
+
+
+class Severity(Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        return {"error": 2, "warning": 1, "info": 0}[self.value]
+
+
+ERROR_CODES = frozenset(
+    {
+        "dora-indicator-mismatch",
+        "dora-timing",
+        "ura-indicator-mismatch",
+        "yaku-mismatch",
+        "han-mismatch",
+        "fu-mismatch",
+        "points-mismatch",
+        "limit-mismatch",
+        "payment-mismatch",
+        "pao-mismatch",
+        "draw-mismatch",
+        "score-chain-mismatch",
+        "final-score-mismatch",
+        "wall-mismatch",
+        "no-yaku-win",
+        "not-a-winning-hand",
+        "ron-while-furiten",
+        "illegal-call",
+        "illegal-riichi",
+        "inconsistent-log",
+    }
+)
+WARNING_CODES = frozenset({"rules-assumed", "unchecked"})
+INFO_CODES = frozenset(
+    {"missed-ron", "missed-tsumo", "riichi-while-furiten", "discard-into-furiten"}
+)
+
+JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    code: str
+    severity: Severity
+    message: str
+    path: str = ""
+    round: str | None = None
+    event: int | None = None
+    seat: int | None = None
+    expected: JsonValue = None
+    actual: JsonValue = None
+
+    def to_json(self) -> dict[str, JsonValue]:
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "path": self.path,
+            "round": self.round,
+            "event": self.event,
+            "seat": self.seat,
+            "message": self.message,
+            "expected": self.expected,
+            "actual": self.actual,
+        }

@@ -1,0 +1,287 @@
+"""Rulesets: one frozen field per rule that changes replay or payment.
+
+The values and their sources are tabulated in ../shared/reference/rules-matrix.md;
+each preset below cites the row it follows where the choice is not obvious.
+A TOML file overrides a preset: ``base = "tenhou"`` and then any field by name.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Literal
+
+from mjaudit.errors import MjauditError
+
+__all__ = ["PRESETS", "RulesError", "Ruleset", "load_rules", "preset"]
+
+DoraTiming = Literal["immediate", "after-discard"]
+TempFuritenLift = Literal["discard", "draw", "draw-or-call"]
+TripleRon = Literal["abortive", "scored", "atamahane"]
+PaoScope = Literal["whole", "pao-share"]
+Rounding = Literal["thousand-half-up", "exact"]
+
+
+class RulesError(MjauditError):
+    """A rules name or TOML file that cannot be used."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    name: str = "tenhou"
+    players: int = 4
+    # -- tiles and dora (matrix §A)
+    aka: bool = True
+    kan_dora: bool = True
+    ura_dora: bool = True
+    kan_ura: bool = True
+    ankan_dora_timing: DoraTiming = "immediate"
+    open_kan_dora_timing: DoraTiming = "after-discard"
+    kokushi_robs_ankan: bool = False
+    # -- limits and yakuman (§B)
+    kiriage: bool = False
+    kazoe_yakuman: bool = True
+    double_yakuman_patterns: bool = False
+    composite_yakuman: bool = True
+    # -- fu (§C)
+    double_wind_pair_fu: int = 4
+    rinshan_tsumo_fu: bool = True
+    # -- yaku (§D)
+    kuitan: bool = True
+    ippatsu: bool = True
+    renhou: Literal["none", "mangan", "yakuman"] = "none"
+    kuikae_forbidden: bool = True
+    # -- payments and game flow (§E)
+    honba_ron: int = 300
+    honba_tsumo_each: int = 100
+    double_ron: bool = True
+    double_ron_honba_each: bool = False
+    triple_ron: TripleRon = "abortive"
+    pao_yakuman: frozenset[str] = frozenset({"daisangen", "daisuushii"})
+    pao_scope: PaoScope = "whole"
+    pao_pays_honba: bool = True
+    tsumo_son: bool = False
+    noten_pool: int = 3000
+    nagashi_mangan: bool = True
+    nagashi_open_calls_allowed: bool = True
+    abortive_draws: frozenset[str] = frozenset(
+        {"kyuushu", "suufon-renda", "suucha-riichi", "suukaikan", "sanchahou"}
+    )
+    tobi: bool = True
+    hanchan: bool = True
+    start_points: int = 25000
+    return_points: int = 30000
+    uma: tuple[int, ...] = (20, 10, -10, -20)
+    leftover_sticks_to_top: bool = True
+    final_rounding: Rounding = "exact"
+    # -- riichi and furiten (§F)
+    riichi_min_points: int | None = 1000
+    riichi_min_live_tiles: int | None = 4
+    temp_furiten_lifted_by: TempFuritenLift = "discard"
+    # -- bookkeeping
+    assumed: tuple[str, ...] = field(default=(), compare=False)
+
+    @property
+    def dead_wall(self) -> int:
+        return 14
+
+    @property
+    def wall_tiles(self) -> int:
+        return 108 if self.players == 3 else 136
+
+
+_TENHOU = Ruleset()
+
+# Tenhou 3p: honba 200/100 and a 2000 noten pool (matrix §7, settled by the corpus),
+# tsumo-son, 35000 start / 40000 return, uma +20/0/-20 (matrix §E uma row).
+_TENHOU_SANMA = replace(
+    _TENHOU,
+    name="tenhou-sanma",
+    players=3,
+    honba_ron=200,
+    honba_tsumo_each=100,
+    tsumo_son=True,
+    noten_pool=2000,
+    abortive_draws=frozenset({"kyuushu", "suucha-riichi", "suukaikan"}),
+    start_points=35000,
+    return_points=40000,
+    uma=(20, 0, -20),
+)
+
+_MAHJONGSOUL = replace(
+    _TENHOU,
+    name="mahjongsoul",
+    double_yakuman_patterns=True,
+    triple_ron="scored",
+    pao_scope="pao-share",
+    abortive_draws=frozenset({"kyuushu", "suufon-renda", "suucha-riichi", "suukaikan"}),
+    uma=(15, 5, -5, -15),
+    temp_furiten_lifted_by="draw-or-call",
+)
+
+_MLEAGUE = replace(
+    _TENHOU,
+    name="mleague",
+    open_kan_dora_timing="immediate",
+    kiriage=True,
+    kazoe_yakuman=False,
+    double_ron=False,
+    triple_ron="atamahane",
+    pao_scope="pao-share",
+    abortive_draws=frozenset(),
+    tobi=False,
+    start_points=25000,
+    return_points=30000,
+    uma=(30, 10, -10, -30),
+    riichi_min_points=None,
+    riichi_min_live_tiles=None,
+    nagashi_mangan=False,
+)
+
+_WRC = replace(
+    _TENHOU,
+    name="wrc",
+    aka=False,
+    open_kan_dora_timing="immediate",
+    kiriage=True,
+    kazoe_yakuman=False,
+    composite_yakuman=False,
+    double_ron=False,
+    triple_ron="atamahane",
+    nagashi_mangan=False,
+    abortive_draws=frozenset(),
+    tobi=False,
+    start_points=30000,
+    return_points=30000,
+    uma=(15, 5, -5, -15),
+    leftover_sticks_to_top=False,
+    temp_furiten_lifted_by="draw-or-call",
+)
+
+_EMA = replace(
+    _WRC,
+    name="ema",
+    kiriage=False,
+    double_ron=True,
+    double_ron_honba_each=True,
+    triple_ron="scored",
+    pao_pays_honba=False,
+    leftover_sticks_to_top=True,
+)
+
+_JPML = replace(
+    _TENHOU,
+    name="jpml",
+    aka=False,
+    kan_dora=False,
+    ura_dora=False,
+    kan_ura=False,
+    ippatsu=False,
+    kazoe_yakuman=False,
+    composite_yakuman=False,
+    double_ron=False,
+    triple_ron="atamahane",
+    nagashi_mangan=False,
+    tobi=False,
+    pao_yakuman=frozenset({"daisangen", "daisuushii", "suukantsu"}),
+    start_points=30000,
+    return_points=30000,
+    uma=(8, 4, -4, -8),
+    leftover_sticks_to_top=False,
+)
+
+# The seed-004 site ruleset (../shared/seeds/004_16cf5bcb846ae025.txt).
+_WORLDATPLAY = replace(
+    _TENHOU,
+    name="worldatplay",
+    double_yakuman_patterns=True,
+    nagashi_open_calls_allowed=False,
+    uma=(0, 0, 0, 0),
+    return_points=25000,
+    temp_furiten_lifted_by="draw",
+)
+_WORLDATPLAY_SANMA = replace(
+    _WORLDATPLAY,
+    name="worldatplay-sanma",
+    players=3,
+    aka=True,
+    tsumo_son=True,
+    honba_ron=300,
+    honba_tsumo_each=150,
+    noten_pool=3000,
+    abortive_draws=frozenset({"kyuushu", "suucha-riichi", "suukaikan", "sanchahou"}),
+    uma=(0, 0, 0),
+)
+
+PRESETS: dict[str, Ruleset] = {
+    r.name: r
+    for r in (
+        _TENHOU,
+        _TENHOU_SANMA,
+        _MAHJONGSOUL,
+        _MLEAGUE,
+        _WRC,
+        _JPML,
+        _EMA,
+        _WORLDATPLAY,
+        _WORLDATPLAY_SANMA,
+    )
+}
+
+
+def preset(name: str) -> Ruleset:
+    try:
+        return PRESETS[name]
+    except KeyError:
+        known = ", ".join(sorted(PRESETS))
+        raise RulesError(f"unknown rules preset {name!r} (known: {known})") from None
+
+
+def _coerce(name: str, current: object, value: object, path: str) -> object:
+    if isinstance(current, frozenset):
+        if not isinstance(value, list):
+            raise RulesError(f"{path}: {name} must be a list")
+        return frozenset(str(v) for v in value)
+    if isinstance(current, tuple):
+        if not isinstance(value, list):
+            raise RulesError(f"{path}: {name} must be a list")
+        return tuple(value)
+    if isinstance(current, bool):
+        if not isinstance(value, bool):
+            raise RulesError(f"{path}: {name} must be true or false")
+        return value
+    if isinstance(current, int) and not isinstance(value, int):
+        raise RulesError(f"{path}: {name} must be an integer")
+    return value
+
+
+def override(base: Ruleset, values: Mapping[str, object], path: str = "<rules>") -> Ruleset:
+    """A copy of ``base`` with the named fields replaced; unknown names are errors."""
+    names = {f.name: f for f in fields(Ruleset)}
+    changes: dict[str, object] = {}
+    for key, value in values.items():
+        if key == "base":
+            continue
+        if key not in names:
+            raise RulesError(f"{path}: unknown rule {key!r}")
+        changes[key] = _coerce(key, getattr(base, key), value, path)
+    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+
+
+def load_rules(spec: str) -> Ruleset:
+    """A preset name, or a TOML file whose ``base`` names the preset it overrides."""
+    if spec.endswith(".toml"):
+        path = Path(spec)
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise RulesError(f"{spec}: cannot read rules file: {exc}") from exc
+        base = preset(str(data.get("base", "tenhou")))
+        rules = override(base, data, spec)
+        if "name" not in data:
+            rules = replace(rules, name=f"{base.name}+{path.stem}")
+        return rules
+    return preset(spec)
