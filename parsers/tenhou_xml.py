@@ -1,0 +1,561 @@
+"""Tenhou mjlog XML -> format-neutral events.
+
+The layout of every tag is described in ../shared/reference/tenhou-format.md §1.
+This module transcribes: it decodes tiles, melds and numbers, and carries what the
+log claims (yaku ids, fu, points, deltas, indicators, final scores) untouched.
+It never judges a hand.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from urllib.parse import unquote
+
+from lxml import etree
+
+from mjaudit.errors import LogFormatError, SourcePos
+from mjaudit.events import (
+    Discard,
+    DoraReveal,
+    DrawClaims,
+    DrawReason,
+    DrawTile,
+    EndClaims,
+    Event,
+    GameEnd,
+    GameLog,
+    GameStart,
+    DeclareMeld,
+    Limit,
+    PlayerInfo,
+    Presence,
+    RiichiAccepted,
+    RiichiDeclared,
+    RoundDraw,
+    RoundStart,
+    RulesHint,
+    Win,
+    WinClaims,
+)
+from mjaudit.melds import Meld, MeldKind
+from mjaudit.tiles import Tile
+from mjaudit.yaku import Yaku
+
+__all__ = ["decode_meld", "parse_tenhou_xml", "tile_from_id"]
+
+_DRAW_TAGS = "TUVW"
+_DISCARD_TAGS = "DEFG"
+_TILE_TAG = re.compile(r"^([TUVWDEFG])(\d+)$")
+_DRAW_REASONS = {
+    "": DrawReason.EXHAUSTIVE,
+    "nm": DrawReason.NAGASHI_MANGAN,
+    "yao9": DrawReason.KYUUSHU,
+    "kaze4": DrawReason.SUUFON_RENDA,
+    "reach4": DrawReason.SUUCHA_RIICHI,
+    "kan4": DrawReason.SUUKAIKAN,
+    "ron3": DrawReason.SANCHAHOU,
+}
+_ROOMS = {0x00: "ippan", 0x80: "joukyuu", 0x20: "tokujou", 0xA0: "houou"}
+_DAN_NAMES = (
+    "shinjin 9kyu 8kyu 7kyu 6kyu 5kyu 4kyu 3kyu 2kyu 1kyu "
+    "1dan 2dan 3dan 4dan 5dan 6dan 7dan 8dan 9dan 10dan tenhoui"
+).split()
+
+# Interned tiles by physical id, one table with red fives and one without.
+_TILES_AKA = tuple(Tile(i // 4, i in (16, 52, 88)) for i in range(136))
+_TILES_PLAIN = tuple(Tile(i // 4) for i in range(136))
+
+
+def tile_from_id(tile_id: int, aka: bool = True) -> Tile:
+    """The tile of a Tenhou physical id 0..135 (16, 52, 88 are red when aka is on)."""
+    return (_TILES_AKA if aka else _TILES_PLAIN)[tile_id]
+
+
+class _Fail(Exception):
+    """Raised inside tag handlers; turned into LogFormatError with the position."""
+
+
+def _ints(text: str | None, what: str) -> list[int]:
+    if text is None:
+        raise _Fail(f"missing {what}")
+    if not text.strip():
+        return []
+    try:
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise _Fail(f"{what} is not a list of integers: {text!r}") from None
+
+
+def _int(text: str | None, what: str) -> int:
+    if text is None:
+        raise _Fail(f"missing {what}")
+    try:
+        return int(text)
+    except ValueError:
+        raise _Fail(f"{what} is not an integer: {text!r}") from None
+
+
+def _check_ids(ids: list[int], what: str) -> list[int]:
+    for i in ids:
+        if not 0 <= i < 136:
+            raise _Fail(f"{what}: tile id {i} is outside 0..135")
+    return ids
+
+
+def decode_meld(who: int, m: int, aka: bool = True) -> Meld:
+    """Decode the ``m`` bitfield of an ``N`` tag (or of AGARI ``m``) for caller ``who``.
+
+    Bits 0-1 are the source seat relative to the caller, counted mod 4 in sanma too.
+    """
+    rel = m & 3
+    from_seat = (who + rel) % 4
+    if m & 0x4:  # chi
+        base_called = m >> 10
+        called_index = base_called % 3
+        base = base_called // 3
+        base = (base // 7) * 9 + base % 7
+        ids = tuple((base + i) * 4 + ((m >> (3 + 2 * i)) & 3) for i in range(3))
+        tiles = tuple(tile_from_id(i, aka) for i in ids)
+        return Meld(
+            MeldKind.CHI, tiles, tiles[called_index], from_seat, None, ids, ids[called_index]
+        )
+    if m & 0x18:  # pon (bit 3) or kakan (bit 4)
+        t4 = (m >> 5) & 3
+        base_called = m >> 9
+        called_index = base_called % 3
+        base = base_called // 3
+        if base >= 34:
+            raise _Fail(f"meld {m}: tile kind {base} is outside 0..33")
+        ids = tuple(base * 4 + c for c in range(4) if c != t4)
+        tiles = tuple(tile_from_id(i, aka) for i in ids)
+        called, called_id = tiles[called_index], ids[called_index]
+        if m & 0x8:
+            return Meld(MeldKind.PON, tiles, called, from_seat, None, ids, called_id)
+        added_id = base * 4 + t4
+        added = tile_from_id(added_id, aka)
+        return Meld(
+            MeldKind.KAKAN,
+            (*tiles, added),
+            called,
+            from_seat,
+            added,
+            (*ids, added_id),
+            called_id,
+            added_id,
+        )
+    if m & 0x20:  # kita (nuki)
+        tile_id = m >> 8
+        _check_ids([tile_id], "kita")
+        return Meld(MeldKind.KITA, (tile_from_id(tile_id, aka),), None, None, None, (tile_id,))
+    tile_id = m >> 8
+    _check_ids([tile_id], "kan")
+    kind = tile_id // 4
+    ids = tuple(kind * 4 + c for c in range(4))
+    tiles = tuple(tile_from_id(i, aka) for i in ids)
+    if rel == 0:
+        return Meld(MeldKind.ANKAN, tiles, None, None, None, ids)
+    return Meld(
+        MeldKind.DAIMINKAN,
+        tiles,
+        tile_from_id(tile_id, aka),
+        from_seat,
+        None,
+        ids,
+        tile_id,
+    )
+
+
+def _rules_hint(attrs: dict[str, str], players_hint: int | None) -> RulesHint:
+    gtype = _int(attrs.get("type", "9"), "GO type")
+    players = 3 if gtype & 0x10 else 4
+    if players_hint is not None and players_hint != players:
+        players = players_hint
+    extras = tuple(sorted((k, v) for k, v in attrs.items() if k != "type"))
+    room = _ROOMS[gtype & 0xA0]
+    desc = (
+        f"{'3p' if players == 3 else '4p'} {room} "
+        f"{'hanchan' if gtype & 0x8 else 'tonpuusen'}"
+        f"{'' if gtype & 0x2 else ' aka'}{'' if gtype & 0x4 else ' kuitan'}"
+        f"{' fast' if gtype & 0x40 else ''} (GO type {gtype})"
+    )
+    return RulesHint(
+        source="tenhou-xml",
+        players=players,
+        aka=not gtype & 0x2,
+        kuitan=not gtype & 0x4,
+        hanchan=bool(gtype & 0x8),
+        fast=bool(gtype & 0x40),
+        room=room,
+        special_lobby=gtype > 0xFF or "csrule" in attrs,
+        description=desc,
+        extras=extras,
+    )
+
+
+class _Reader:
+    """Walks the children of <mjloggm> and emits events."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.events: list[Event] = []
+        self.aka = True
+        self.go: dict[str, str] = {}
+        self.players: list[PlayerInfo] = []
+        self.started = False
+        self.seed: str | None = None
+        self.first_dealer = 0
+        self.last_draw: list[int | None] = [None] * 4
+        self.in_round = False
+        self.n_players = 4
+        self.pos = SourcePos(path, 0)
+
+    def tile(self, tile_id: int) -> Tile:
+        return (_TILES_AKA if self.aka else _TILES_PLAIN)[tile_id]
+
+    def tiles(self, ids: list[int]) -> tuple[Tile, ...]:
+        table = _TILES_AKA if self.aka else _TILES_PLAIN
+        return tuple(table[i] for i in ids)
+
+    def ensure_started(self) -> None:
+        if self.started:
+            return
+        players_hint = None
+        if self.players and len(self.players) == 4 and self.players[3].name == "":
+            players_hint = 3 if int(self.go.get("type", "9")) & 0x10 else None
+        hint = _rules_hint(self.go, players_hint)
+        self.aka = bool(hint.aka)
+        self.n_players = hint.players
+        players = tuple(self.players) or tuple(PlayerInfo("") for _ in range(4))
+        game_id = self.path.rsplit("/", 1)[-1]
+        for suffix in (".gz", ".mjlog", ".xml"):
+            game_id = game_id.removesuffix(suffix)
+        game_id = game_id.split("&", 1)[0]
+        self.events.append(
+            GameStart(self.pos, game_id, players, hint, self.first_dealer, self.seed)
+        )
+        self.started = True
+
+    # -- tag handlers ---------------------------------------------------------
+    def on_shuffle(self, a: dict[str, str]) -> None:
+        self.seed = a.get("seed")
+
+    def on_go(self, a: dict[str, str]) -> None:
+        self.go = dict(a)
+        self.aka = not _int(a.get("type", "9"), "GO type") & 0x2
+
+    def on_un(self, a: dict[str, str]) -> None:
+        names = [a.get(f"n{i}") for i in range(4)]
+        if not self.players and "dan" in a:
+            dans = a.get("dan", "").split(",")
+            rates = a.get("rate", "").split(",")
+            sexes = a.get("sx", "").split(",")
+            for i in range(4):
+                dan = dans[i] if i < len(dans) else ""
+                rate = rates[i] if i < len(rates) else ""
+                self.players.append(
+                    PlayerInfo(
+                        unquote(names[i] or ""),
+                        _DAN_NAMES[int(dan)] if dan.isdigit() and int(dan) < 21 else None,
+                        float(rate) if rate.replace(".", "", 1).isdigit() else None,
+                        sexes[i] if i < len(sexes) and sexes[i] else None,
+                    )
+                )
+            return
+        if not self.started and not self.players:
+            self.players = [PlayerInfo(unquote(n or "")) for n in names]
+            return
+        # A later UN is a reconnect: it names only the seats that came back.
+        self.ensure_started()
+        for seat, name in enumerate(names):
+            if name is not None:
+                self.events.append(Presence(self.pos, seat, True))
+
+    def on_bye(self, a: dict[str, str]) -> None:
+        self.ensure_started()
+        self.events.append(Presence(self.pos, self.seat(a, "who"), False))
+
+    def on_taikyoku(self, a: dict[str, str]) -> None:
+        self.first_dealer = _int(a.get("oya", "0"), "TAIKYOKU oya")
+        self.ensure_started()
+
+    def seat(self, a: dict[str, str], key: str) -> int:
+        seat = _int(a.get(key), key)
+        if not 0 <= seat < 4:
+            raise _Fail(f"{key}={seat} is not a seat 0..3")
+        return seat
+
+    def on_init(self, a: dict[str, str]) -> None:
+        self.ensure_started()
+        seed = _ints(a.get("seed"), "INIT seed")
+        if len(seed) != 6:
+            raise _Fail(f"INIT seed has {len(seed)} numbers, expected 6")
+        ten = _ints(a.get("ten"), "INIT ten")
+        if len(ten) != 4:
+            raise _Fail(f"INIT ten has {len(ten)} numbers, expected 4")
+        dealer = self.seat(a, "oya")
+        hand_ids: list[tuple[int, ...]] = []
+        for i in range(4):
+            ids = _check_ids(_ints(a.get(f"hai{i}", ""), f"INIT hai{i}"), f"INIT hai{i}")
+            if ids and len(ids) != 13:
+                raise _Fail(f"INIT hai{i} has {len(ids)} tiles, expected 13")
+            hand_ids.append(tuple(ids))
+        if self.n_players == 4 and not hand_ids[3]:
+            raise _Fail("INIT hai3 is empty in a four-player game")
+        _check_ids([seed[5]], "INIT dora indicator")
+        self.last_draw = [None] * 4
+        self.in_round = True
+        self.events.append(
+            RoundStart(
+                self.pos,
+                round_index=seed[0],
+                honba=seed[1],
+                riichi_sticks=seed[2],
+                dealer=dealer,
+                scores=tuple(t * 100 for t in ten),
+                dora_indicator=self.tile(seed[5]),
+                hands=tuple(self.tiles(list(h)) for h in hand_ids),
+                dice=(seed[3] + 1, seed[4] + 1),
+                dora_indicator_id=seed[5],
+                hand_ids=tuple(hand_ids),
+                shuffle=a.get("shuffle"),
+            )
+        )
+
+    def need_round(self, what: str) -> None:
+        if not self.in_round:
+            raise _Fail(f"{what} outside a hand (no INIT before it)")
+
+    def on_tile(self, letter: str, tile_id: int) -> None:
+        self.need_round("draw or discard")
+        _check_ids([tile_id], "tile")
+        if letter in _DRAW_TAGS:
+            seat = _DRAW_TAGS.index(letter)
+            self.last_draw[seat] = tile_id
+            self.events.append(DrawTile(self.pos, seat, self.tile(tile_id), tile_id))
+        else:
+            seat = _DISCARD_TAGS.index(letter)
+            # mjlog does not mark tsumogiri: it is a discard of the tile that same
+            # seat drew last, with no call in between (tenhou-format.md §1.7).
+            tsumogiri = self.last_draw[seat] == tile_id
+            self.last_draw[seat] = None
+            self.events.append(Discard(self.pos, seat, self.tile(tile_id), tsumogiri, tile_id))
+
+    def on_n(self, a: dict[str, str]) -> None:
+        self.need_round("N")
+        who = self.seat(a, "who")
+        meld = decode_meld(who, _int(a.get("m"), "N m"), self.aka)
+        if meld.kind in (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN):
+            self.last_draw[who] = None
+        self.events.append(DeclareMeld(self.pos, who, meld))
+
+    def on_reach(self, a: dict[str, str]) -> None:
+        self.need_round("REACH")
+        who = self.seat(a, "who")
+        step = _int(a.get("step"), "REACH step")
+        if step == 1:
+            self.events.append(RiichiDeclared(self.pos, who))
+        elif step == 2:
+            ten = a.get("ten")
+            scores = tuple(t * 100 for t in _ints(ten, "REACH ten")) if ten else None
+            self.events.append(RiichiAccepted(self.pos, who, scores))
+        else:
+            raise _Fail(f"REACH step={step}, expected 1 or 2")
+
+    def on_dora(self, a: dict[str, str]) -> None:
+        self.need_round("DORA")
+        tile_id = _check_ids([_int(a.get("hai"), "DORA hai")], "DORA")[0]
+        self.events.append(DoraReveal(self.pos, self.tile(tile_id), tile_id))
+
+    def score_pairs(self, a: dict[str, str]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...] | None]:
+        sc = _ints(a.get("sc"), "sc")
+        if len(sc) not in (8, 16):
+            raise _Fail(f"sc has {len(sc)} numbers, expected 8 (or 16 with chips)")
+        before = tuple(sc[i] * 100 for i in range(0, 8, 2))
+        deltas = tuple(sc[i] * 100 for i in range(1, 8, 2))
+        extra = tuple(sc[i] for i in range(9, 16, 2)) if len(sc) == 16 else None
+        return before, deltas, extra
+
+    def on_agari(self, a: dict[str, str]) -> None:
+        self.need_round("AGARI")
+        who = self.seat(a, "who")
+        from_who = self.seat(a, "fromWho")
+        ba = _ints(a.get("ba"), "AGARI ba")
+        if len(ba) != 2:
+            raise _Fail("AGARI ba must be 'honba,sticks'")
+        ten = _ints(a.get("ten"), "AGARI ten")
+        if len(ten) != 3:
+            raise _Fail("AGARI ten must be 'fu,points,limit'")
+        if not 0 <= ten[2] <= 5:
+            raise _Fail(f"AGARI limit code {ten[2]} is outside 0..5")
+        hand_ids = _check_ids(_ints(a.get("hai"), "AGARI hai"), "AGARI hai")
+        machi = _check_ids([_int(a.get("machi"), "AGARI machi")], "AGARI machi")[0]
+        melds = tuple(
+            decode_meld(who, m, self.aka) for m in _ints(a.get("m", ""), "AGARI m")
+        )
+        yaku: tuple[tuple[Yaku, int], ...] | None = None
+        yakuman: tuple[Yaku, ...] | None = None
+        han: int | None = None
+        if "yaku" in a:
+            flat = _ints(a["yaku"], "AGARI yaku")
+            if len(flat) % 2:
+                raise _Fail("AGARI yaku must be id,han pairs")
+            yaku = tuple((self.yaku_id(flat[i]), flat[i + 1]) for i in range(0, len(flat), 2))
+            han = sum(h for _, h in yaku)
+        if "yakuman" in a:
+            yakuman = tuple(self.yaku_id(i) for i in _ints(a["yakuman"], "AGARI yakuman"))
+        if yaku is None and yakuman is None:
+            raise _Fail("AGARI has neither yaku nor yakuman")
+        dora_ids = _check_ids(_ints(a.get("doraHai", ""), "doraHai"), "doraHai")
+        ura_ids = (
+            _check_ids(_ints(a["doraHaiUra"], "doraHaiUra"), "doraHaiUra")
+            if "doraHaiUra" in a
+            else None
+        )
+        before, deltas, extra = self.score_pairs(a)
+        pao = self.seat(a, "paoWho") if "paoWho" in a else None
+        claims = WinClaims(
+            hand=self.tiles(hand_ids),
+            hand_ids=tuple(hand_ids),
+            win_tile=self.tile(machi),
+            win_tile_id=machi,
+            melds=melds,
+            han=han,
+            fu=ten[0],
+            points=ten[1],
+            limit=Limit(ten[2]),
+            yaku=yaku,
+            yakuman=yakuman,
+            dora_indicators=self.tiles(dora_ids),
+            dora_indicator_ids=tuple(dora_ids),
+            ura_indicators=self.tiles(ura_ids) if ura_ids is not None else None,
+            ura_indicator_ids=tuple(ura_ids) if ura_ids is not None else None,
+            honba=ba[0],
+            riichi_sticks=ba[1],
+            scores_before=before,
+            deltas=deltas,
+            pao_seat=pao,
+            extra_deltas=extra,
+        )
+        self.events.append(Win(self.pos, who, from_who, claims))
+        self.end_round(a)
+
+    def yaku_id(self, value: int) -> Yaku:
+        try:
+            return Yaku(value)
+        except ValueError:
+            raise _Fail(f"unknown yaku id {value}") from None
+
+    def on_ryuukyoku(self, a: dict[str, str]) -> None:
+        self.need_round("RYUUKYOKU")
+        kind = a.get("type", "")
+        try:
+            reason = _DRAW_REASONS[kind]
+        except KeyError:
+            raise _Fail(f"unknown RYUUKYOKU type {kind!r}") from None
+        ba = _ints(a.get("ba"), "RYUUKYOKU ba")
+        if len(ba) != 2:
+            raise _Fail("RYUUKYOKU ba must be 'honba,sticks'")
+        hands = []
+        for i in range(4):
+            if f"hai{i}" in a:
+                ids = _check_ids(_ints(a[f"hai{i}"], f"hai{i}"), f"hai{i}")
+                hands.append((i, self.tiles(ids)))
+        before, deltas, _ = self.score_pairs(a)
+        tenpai = (
+            tuple(seat for seat, _ in hands)
+            if reason in (DrawReason.EXHAUSTIVE, DrawReason.NAGASHI_MANGAN)
+            else None
+        )
+        claims = DrawClaims(tenpai, tuple(hands), ba[0], ba[1], before, deltas)
+        self.events.append(RoundDraw(self.pos, reason, claims))
+        self.end_round(a)
+
+    def end_round(self, a: dict[str, str]) -> None:
+        owari = a.get("owari")
+        if owari is None:
+            return
+        parts = owari.split(",")
+        if len(parts) < 8 or len(parts) % 2:
+            raise _Fail(f"owari has {len(parts)} values, expected score,result pairs")
+        try:
+            finals = tuple(int(parts[i]) * 100 for i in range(0, 8, 2))
+            results = tuple(float(parts[i]) for i in range(1, 8, 2))
+        except ValueError:
+            raise _Fail(f"owari is not numeric: {owari!r}") from None
+        texts = tuple(parts[i] for i in range(1, 8, 2))
+        self.events.append(GameEnd(self.pos, EndClaims(finals, results, texts)))
+        self.in_round = False
+
+
+def _describe(el: etree._Element) -> str:
+    attrs = " ".join(f'{k}="{v}"' for k, v in el.attrib.items())
+    text = f"<{el.tag}{' ' + attrs if attrs else ''}/>"
+    return text if len(text) <= 80 else text[:77] + "...>"
+
+
+_PARSER_OPTIONS = {
+    "resolve_entities": False,
+    "no_network": True,
+    "load_dtd": False,
+    "dtd_validation": False,
+    "huge_tree": False,
+    "remove_comments": True,
+    "remove_pis": True,
+}
+
+
+def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
+    """Parse one mjlog document (already un-gzipped) into a GameLog."""
+    parser = etree.XMLParser(**_PARSER_OPTIONS)  # type: ignore[arg-type]
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        line, col = exc.position if exc.position else (0, 0)
+        raise LogFormatError(path, f"line {line}, column {col}", f"not well-formed XML: {exc.msg}") from None
+    tree = root.getroottree()
+    if tree.docinfo.doctype or tree.docinfo.internalDTD is not None:
+        raise LogFormatError(
+            path, "line 1", "a DOCTYPE declaration is not allowed in an mjlog (entities are never resolved)"
+        )
+    if root.tag != "mjloggm":
+        raise LogFormatError(path, f"line {root.sourceline}", f"root element is <{root.tag}>, expected <mjloggm>")
+    reader = _Reader(path)
+    handlers: dict[str, Callable[[dict[str, str]], None]] = {
+        "SHUFFLE": reader.on_shuffle,
+        "GO": reader.on_go,
+        "UN": reader.on_un,
+        "BYE": reader.on_bye,
+        "TAIKYOKU": reader.on_taikyoku,
+        "INIT": reader.on_init,
+        "N": reader.on_n,
+        "REACH": reader.on_reach,
+        "DORA": reader.on_dora,
+        "AGARI": reader.on_agari,
+        "RYUUKYOKU": reader.on_ryuukyoku,
+    }
+    index = 0
+    for el in root:
+        tag = el.tag
+        if not isinstance(tag, str):  # entity references and the like
+            raise LogFormatError(path, f"line {el.sourceline}", "unexpected non-element node (entity reference?)")
+        index += 1
+        reader.pos = SourcePos(path, index, f"<{tag}/>" if len(tag) < 6 else f"<{tag}>")
+        try:
+            m = _TILE_TAG.match(tag)
+            if m:
+                reader.on_tile(m.group(1), int(m.group(2)))
+                continue
+            handler = handlers.get(tag)
+            if handler is None:
+                raise _Fail(f"unknown tag <{tag}>")
+            handler({str(k): str(v) for k, v in el.attrib.items()})
+        except _Fail as exc:
+            raise LogFormatError(path, f"element {index}", f"{_describe(el)}: {exc}") from None
+    if not reader.started:
+        raise LogFormatError(path, f"element {index}", "no game in this file (no GO/UN/TAIKYOKU/INIT)")
+    if not any(isinstance(e, GameEnd) for e in reader.events):
+        raise LogFormatError(
+            path, f"element {index}", "the log ends before the game's final result (no owari): truncated?"
+        )
+    return GameLog(path, "tenhou-xml", tuple(reader.events))
