@@ -18,11 +18,11 @@ from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
 
 __all__ = [
+    "DeclareMeld",
     "Discard",
     "DoraReveal",
     "DrawClaims",
     "DrawReason",
-    "DeclareMeld",
     "DrawTile",
     "EndClaims",
     "Event",
@@ -30,7 +30,7 @@ __all__ = [
     "GameLog",
     "GameStart",
     "Limit",
-        "PlayerInfo",
+    "PlayerInfo",
     "Presence",
     "RiichiAccepted",
     "RiichiDeclared",

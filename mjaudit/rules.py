@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Literal
 
 from mjaudit.errors import MjauditError
+from mjaudit.events import RulesHint
 
-__all__ = ["PRESETS", "RulesError", "Ruleset", "load_rules", "preset"]
+__all__ = ["PRESETS", "RulesError", "Ruleset", "load_rules", "override", "preset", "rules_for"]
 
 DoraTiming = Literal["immediate", "after-discard"]
 TempFuritenLift = Literal["discard", "draw", "draw-or-call"]
@@ -285,3 +286,34 @@ def load_rules(spec: str) -> Ruleset:
             rules = replace(rules, name=f"{base.name}+{path.stem}")
         return rules
     return preset(spec)
+
+
+def rules_for(hint: RulesHint, spec: str = "auto") -> Ruleset:
+    """Resolve ``--rules``: ``auto`` reads the log's hint; anything else is a preset or file.
+
+    With ``auto``, a Tenhou log gets the ``tenhou`` (or ``tenhou-sanma``) preset with
+    aka and kuitan taken from its GO flags. The names of rules assumed rather than
+    read from the log are listed in ``Ruleset.assumed`` so the audit can say so.
+    """
+    if spec != "auto":
+        return load_rules(spec)
+    base = preset("tenhou-sanma" if hint.players == 3 else "tenhou")
+    if hint.source.startswith("tenhou"):
+        changes: dict[str, object] = {}
+        if hint.aka is not None:
+            changes["aka"] = hint.aka
+        if hint.kuitan is not None:
+            changes["kuitan"] = hint.kuitan
+        if hint.hanchan is not None:
+            changes["hanchan"] = hint.hanchan
+        rules = override(base, changes)
+        if hint.special_lobby:
+            rules = replace(
+                rules,
+                assumed=(
+                    f"special lobby ({hint.description}): {rules.name} rules assumed for "
+                    "everything the log does not state",
+                ),
+            )
+        return rules
+    return replace(base, assumed=(f"no rules in the log: {base.name} rules assumed",))

@@ -30,9 +30,7 @@ def iter_inputs(paths: Iterable[str]) -> Iterator[str]:
             continue
         p = Path(raw)
         if p.is_dir():
-            found = sorted(
-                str(f) for f in p.rglob("*") if f.is_file() and _is_log_name(f.name)
-            )
+            found = sorted(str(f) for f in p.rglob("*") if f.is_file() and _is_log_name(f.name))
             yield from found
         else:
             yield raw

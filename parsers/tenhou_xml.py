@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import unquote
 
 from lxml import etree
 
 from mjaudit.errors import LogFormatError, SourcePos
 from mjaudit.events import (
+    DeclareMeld,
     Discard,
     DoraReveal,
     DrawClaims,
@@ -26,7 +28,6 @@ from mjaudit.events import (
     GameEnd,
     GameLog,
     GameStart,
-    DeclareMeld,
     Limit,
     PlayerInfo,
     Presence,
@@ -46,6 +47,7 @@ __all__ = ["decode_meld", "parse_tenhou_xml", "tile_from_id"]
 
 _DRAW_TAGS = "TUVW"
 _DISCARD_TAGS = "DEFG"
+_Ints = tuple[int, ...]
 _TILE_TAG = re.compile(r"^([TUVWDEFG])(\d+)$")
 _DRAW_REASONS = {
     "": DrawReason.EXHAUSTIVE,
@@ -57,10 +59,29 @@ _DRAW_REASONS = {
     "ron3": DrawReason.SANCHAHOU,
 }
 _ROOMS = {0x00: "ippan", 0x80: "joukyuu", 0x20: "tokujou", 0xA0: "houou"}
-_DAN_NAMES = (
-    "shinjin 9kyu 8kyu 7kyu 6kyu 5kyu 4kyu 3kyu 2kyu 1kyu "
-    "1dan 2dan 3dan 4dan 5dan 6dan 7dan 8dan 9dan 10dan tenhoui"
-).split()
+_DAN_NAMES = [
+    "shinjin",
+    "9kyu",
+    "8kyu",
+    "7kyu",
+    "6kyu",
+    "5kyu",
+    "4kyu",
+    "3kyu",
+    "2kyu",
+    "1kyu",
+    "1dan",
+    "2dan",
+    "3dan",
+    "4dan",
+    "5dan",
+    "6dan",
+    "7dan",
+    "8dan",
+    "9dan",
+    "10dan",
+    "tenhoui",
+]
 
 # Interned tiles by physical id, one table with red fives and one without.
 _TILES_AKA = tuple(Tile(i // 4, i in (16, 52, 88)) for i in range(136))
@@ -367,7 +388,7 @@ class _Reader:
         tile_id = _check_ids([_int(a.get("hai"), "DORA hai")], "DORA")[0]
         self.events.append(DoraReveal(self.pos, self.tile(tile_id), tile_id))
 
-    def score_pairs(self, a: dict[str, str]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...] | None]:
+    def score_pairs(self, a: dict[str, str]) -> tuple[_Ints, _Ints, _Ints | None]:
         sc = _ints(a.get("sc"), "sc")
         if len(sc) not in (8, 16):
             raise _Fail(f"sc has {len(sc)} numbers, expected 8 (or 16 with chips)")
@@ -390,9 +411,7 @@ class _Reader:
             raise _Fail(f"AGARI limit code {ten[2]} is outside 0..5")
         hand_ids = _check_ids(_ints(a.get("hai"), "AGARI hai"), "AGARI hai")
         machi = _check_ids([_int(a.get("machi"), "AGARI machi")], "AGARI machi")[0]
-        melds = tuple(
-            decode_meld(who, m, self.aka) for m in _ints(a.get("m", ""), "AGARI m")
-        )
+        melds = tuple(decode_meld(who, m, self.aka) for m in _ints(a.get("m", ""), "AGARI m"))
         yaku: tuple[tuple[Yaku, int], ...] | None = None
         yakuman: tuple[Yaku, ...] | None = None
         han: int | None = None
@@ -489,7 +508,7 @@ class _Reader:
 
 
 def _describe(el: etree._Element) -> str:
-    attrs = " ".join(f'{k}="{v}"' for k, v in el.attrib.items())
+    attrs = " ".join(f'{k!s}="{v!s}"' for k, v in el.attrib.items())
     text = f"<{el.tag}{' ' + attrs if attrs else ''}/>"
     return text if len(text) <= 80 else text[:77] + "...>"
 
@@ -512,14 +531,18 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
         line, col = exc.position if exc.position else (0, 0)
-        raise LogFormatError(path, f"line {line}, column {col}", f"not well-formed XML: {exc.msg}") from None
+        msg = str(exc.msg)
+        where = f"line {line}, column {col}"
+        raise LogFormatError(path, where, f"not well-formed XML: {msg}") from None
     tree = root.getroottree()
-    if tree.docinfo.doctype or tree.docinfo.internalDTD is not None:
+    docinfo: Any = tree.docinfo
+    if docinfo.doctype or docinfo.internalDTD is not None:
         raise LogFormatError(
-            path, "line 1", "a DOCTYPE declaration is not allowed in an mjlog (entities are never resolved)"
+            path, "line 1", "a DOCTYPE is not allowed in an mjlog (entities are never resolved)"
         )
     if root.tag != "mjloggm":
-        raise LogFormatError(path, f"line {root.sourceline}", f"root element is <{root.tag}>, expected <mjloggm>")
+        where = f"line {root.sourceline}"
+        raise LogFormatError(path, where, f"root element is <{root.tag}>, expected <mjloggm>")
     reader = _Reader(path)
     handlers: dict[str, Callable[[dict[str, str]], None]] = {
         "SHUFFLE": reader.on_shuffle,
@@ -538,7 +561,8 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
     for el in root:
         tag = el.tag
         if not isinstance(tag, str):  # entity references and the like
-            raise LogFormatError(path, f"line {el.sourceline}", "unexpected non-element node (entity reference?)")
+            where = f"line {el.sourceline}"
+            raise LogFormatError(path, where, "unexpected non-element node (entity reference?)")
         index += 1
         reader.pos = SourcePos(path, index, f"<{tag}/>" if len(tag) < 6 else f"<{tag}>")
         try:
@@ -553,9 +577,11 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
         except _Fail as exc:
             raise LogFormatError(path, f"element {index}", f"{_describe(el)}: {exc}") from None
     if not reader.started:
-        raise LogFormatError(path, f"element {index}", "no game in this file (no GO/UN/TAIKYOKU/INIT)")
+        raise LogFormatError(path, f"element {index}", "no game in this file (no INIT)")
     if not any(isinstance(e, GameEnd) for e in reader.events):
         raise LogFormatError(
-            path, f"element {index}", "the log ends before the game's final result (no owari): truncated?"
+            path,
+            f"element {index}",
+            "the log ends before the final result (no owari): truncated?",
         )
     return GameLog(path, "tenhou-xml", tuple(reader.events))

@@ -1,0 +1,1 @@
+"""Replay engine, hand analysis, scoring, audit checks, review and stats."""

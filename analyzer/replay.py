@@ -1,0 +1,685 @@
+"""The replay engine: rebuilds every hand from the events and derives the dora.
+
+The engine owns the rules of play. It keeps every player's concealed hand, melds
+and pond, riichi and ippatsu state, the first go-around, the live-wall count and
+the kan dora. It derives *when* each kan indicator must be turned from the
+ruleset and compares that with the log (``dora-timing``), and it checks the
+indicators and ura indicators each win shows (``dora-indicator-mismatch``,
+``ura-indicator-mismatch``). A round that the log makes impossible becomes one
+``inconsistent-log`` finding and the replay moves on to the next round.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from typing import assert_never
+
+from analyzer.state import DrawRecord, GameReplay, PondTile, RoundReplay, WinRecord
+from mjaudit.errors import ReplayError, SourcePos
+from mjaudit.events import (
+    DeclareMeld,
+    Discard,
+    DoraReveal,
+    DrawTile,
+    Event,
+    GameEnd,
+    GameLog,
+    GameStart,
+    Presence,
+    RiichiAccepted,
+    RiichiDeclared,
+    RoundDraw,
+    RoundStart,
+    Win,
+)
+from mjaudit.findings import Finding, Severity
+from mjaudit.hands import WinContext
+from mjaudit.melds import Meld, MeldKind
+from mjaudit.rules import Ruleset
+from mjaudit.tiles import Tile, to_mpsz
+
+__all__ = ["RoundState", "replay", "round_steps"]
+
+
+def _pos_text(pos: SourcePos) -> str:
+    return f"{pos.unit} {pos.index} {pos.tag}".strip()
+
+
+class RoundState:
+    """The live state of one hand while its events are applied."""
+
+    def __init__(self, start: RoundStart, rules: Ruleset, players: int, index: int) -> None:
+        self.start = start
+        self.rules = rules
+        self.players = players
+        self.record = RoundReplay(index=0, start=start, first_event=index)
+        self.hands: list[list[Tile]] = [list(h) for h in start.hands]
+        self.ids: list[list[int]] | None = (
+            [list(h) for h in start.hand_ids] if start.hand_ids is not None else None
+        )
+        self.melds: list[list[Meld]] = [[] for _ in range(4)]
+        self.ponds: list[list[PondTile]] = [[] for _ in range(4)]
+        self.riichi = [False] * 4
+        self.double_riichi = [False] * 4
+        self.ippatsu = [False] * 4
+        self.declaring: int | None = None
+        self.discarded_once = [False] * 4
+        self.first_discards: list[Tile | None] = [None] * 4
+        self.calls_made = 0
+        self.kans_by_seat = [0] * 4
+        self.kita = [0] * 4
+        self.live_remaining = (108 if players == 3 else 136) - 14 - 13 * players
+        self.replacement_due: int | None = None
+        self.replacement_cause: MeldKind | None = None
+        self.last_draw: tuple[int, Tile, int | None, bool, bool] | None = None
+        self.last_discard: tuple[int, Tile, int | None, int] | None = None
+        self.last_kakan: tuple[int, Meld] | None = None
+        self.turn_seat: int | None = None
+        self.scores = list(start.scores)
+        self.sticks = start.riichi_sticks
+        self.seen: set[int] = set()
+        # -- dora bookkeeping
+        self.dora: list[Tile | None] = [start.dora_indicator]
+        self.dora_ids: list[int | None] = [start.dora_indicator_id]
+        self.pending_open = 0
+        self.pending_seat: int | None = None
+        self.kan_window: tuple[int, MeldKind, int] | None = None
+        self.gap: list[DoraReveal] = []
+        self.missing: list[tuple[int, SourcePos]] = []
+        self.early: list[DoraReveal] = []
+        self.findings = self.record.findings
+        self.event_index = index
+        if start.hand_ids is not None:
+            for h in start.hand_ids:
+                for i in h:
+                    self.see(i)
+        if start.dora_indicator_id is not None:
+            self.see(start.dora_indicator_id)
+
+    # -- helpers ---------------------------------------------------------------
+    def see(self, tile_id: int | None) -> None:
+        if tile_id is None:
+            return
+        if tile_id in self.seen:
+            raise ReplayError(f"tile id {tile_id} comes into play twice")
+        self.seen.add(tile_id)
+
+    def finding(
+        self,
+        code: str,
+        message: str,
+        pos: SourcePos,
+        seat: int | None = None,
+        expected: object = None,
+        actual: object = None,
+    ) -> None:
+        self.findings.append(
+            Finding(
+                code,
+                Severity.ERROR,
+                f"{self.start.label}: {message}",
+                pos.path,
+                self.start.label,
+                self.event_index,
+                seat,
+                expected,  # type: ignore[arg-type]
+                actual,  # type: ignore[arg-type]
+            )
+        )
+
+    def sets(self, seat: int) -> int:
+        return sum(1 for m in self.melds[seat] if m.kind is not MeldKind.KITA)
+
+    def hand_text(self, seat: int) -> str:
+        return to_mpsz(self.hands[seat])
+
+    def take(self, seat: int, tile: Tile, tile_id: int | None, what: str) -> None:
+        """Remove one tile from a concealed hand, by physical id when known."""
+        hand = self.hands[seat]
+        if self.ids is not None and tile_id is not None:
+            ids = self.ids[seat]
+            try:
+                k = ids.index(tile_id)
+            except ValueError:
+                raise ReplayError(
+                    f"seat {seat} {what} {tile} (id {tile_id}) but holds {to_mpsz(hand)}"
+                ) from None
+            ids.pop(k)
+            hand.pop(k)
+            return
+        try:
+            hand.remove(tile)
+        except ValueError:
+            raise ReplayError(f"seat {seat} {what} {tile} but holds {to_mpsz(hand)}") from None
+        if self.ids is not None:
+            self.ids = None  # the log stopped giving ids; fall back to tiles
+
+    def give(self, seat: int, tile: Tile, tile_id: int | None) -> None:
+        self.hands[seat].append(tile)
+        if self.ids is not None:
+            if tile_id is None:
+                self.ids = None
+            else:
+                self.ids[seat].append(tile_id)
+
+    def break_first_turn(self) -> None:
+        self.calls_made += 1
+        for s in range(4):
+            self.ippatsu[s] = False
+
+    # -- dora timing -----------------------------------------------------------
+    def before(self, event: Event) -> None:
+        """Settle the indicators the rules require right before ``event``."""
+        expected = 0
+        if self.kan_window is not None:
+            seat, kind, flushed = self.kan_window
+            self.kan_window = None
+            if isinstance(event, Win) and kind is MeldKind.KAKAN:
+                # Chankan: the robbed kan turns no indicator, and a pending one
+                # from an earlier open kan stays unturned (rules-matrix §A).
+                self.pending_open = 0
+            else:
+                expected += flushed
+                timing = (
+                    self.rules.ankan_dora_timing
+                    if kind is MeldKind.ANKAN
+                    else self.rules.open_kan_dora_timing
+                )
+                if timing == "immediate":
+                    expected += 1
+                else:
+                    self.pending_open += 1
+                    self.pending_seat = seat
+        if isinstance(event, Discard) and self.pending_open and event.seat == self.pending_seat:
+            # Tenhou: an open kan's indicator is turned at the kanner's discard,
+            # before anyone can ron it (so a ron on that discard counts it).
+            expected += self.pending_open
+            self.pending_open = 0
+        gap = self.gap
+        if not expected and not gap:
+            return
+        self.gap = []
+        pos = event.pos
+        for k in range(max(expected, len(gap))):
+            if k < expected and k < len(gap):
+                self.add_indicator(gap[k])
+            elif k < expected:
+                if self.early:
+                    self.add_indicator(self.early.pop(0))
+                else:
+                    self.dora.append(None)
+                    self.dora_ids.append(None)
+                    self.missing.append((len(self.dora) - 1, pos))
+            else:
+                extra = gap[k]
+                if self.missing:
+                    slot, due = self.missing.pop(0)
+                    self.dora[slot] = extra.indicator
+                    self.dora_ids[slot] = extra.tile_id
+                    self.finding(
+                        "dora-timing",
+                        f"kan dora indicator {extra.indicator} was due before "
+                        f"{_pos_text(due)} but the log turns it before {_pos_text(pos)}",
+                        extra.pos,
+                        expected=_pos_text(due),
+                        actual=_pos_text(pos),
+                    )
+                else:
+                    self.early.append(extra)
+                    self.finding(
+                        "dora-timing",
+                        f"the log turns kan dora indicator {extra.indicator} before "
+                        f"{_pos_text(pos)}, where no indicator is due",
+                        extra.pos,
+                        expected=None,
+                        actual=str(extra.indicator),
+                    )
+
+    def add_indicator(self, reveal: DoraReveal) -> None:
+        self.dora.append(reveal.indicator)
+        self.dora_ids.append(reveal.tile_id)
+
+    def close_dora(self, pos: SourcePos) -> None:
+        for slot, due in self.missing:
+            self.finding(
+                "dora-timing",
+                f"kan dora indicator #{slot + 1} was due before {_pos_text(due)} "
+                "but the log never turns it",
+                pos,
+                expected=_pos_text(due),
+                actual=None,
+            )
+        self.missing = []
+
+    # -- events ----------------------------------------------------------------
+    def on_draw(self, ev: DrawTile) -> None:
+        seat = ev.seat
+        if len(self.hands[seat]) + 3 * self.sets(seat) != 13:
+            raise ReplayError(
+                f"seat {seat} draws {ev.tile} holding {len(self.hands[seat])} tiles "
+                f"and {self.sets(seat)} melds"
+            )
+        replacement = self.replacement_due == seat
+        if self.replacement_due is not None and not replacement:
+            raise ReplayError(
+                f"seat {seat} draws while seat {self.replacement_due} owes a replacement draw"
+            )
+        cause = self.replacement_cause
+        self.replacement_due = None
+        self.replacement_cause = None
+        self.live_remaining -= 1
+        if self.live_remaining < 0:
+            raise ReplayError(f"seat {seat} draws {ev.tile} from an empty wall")
+        self.see(ev.tile_id)
+        self.give(seat, ev.tile, ev.tile_id)
+        self.last_draw = (seat, ev.tile, ev.tile_id, replacement, cause is MeldKind.KITA)
+        self.last_discard = None
+        self.last_kakan = None
+        self.turn_seat = seat
+
+    def on_discard(self, ev: Discard, index: int) -> None:
+        seat = ev.seat
+        if len(self.hands[seat]) + 3 * self.sets(seat) != 14:
+            raise ReplayError(f"seat {seat} discards {ev.tile} out of turn")
+        self.take(seat, ev.tile, ev.tile_id, "discards")
+        is_riichi = self.declaring == seat
+        if self.ippatsu[seat] and not is_riichi:
+            self.ippatsu[seat] = False
+        self.ponds[seat].append(PondTile(ev.tile, ev.tsumogiri, is_riichi, False, index))
+        if not self.discarded_once[seat]:
+            self.first_discards[seat] = ev.tile
+        if is_riichi:
+            self.double_riichi[seat] = not self.discarded_once[seat] and self.calls_made == 0
+        self.discarded_once[seat] = True
+        self.last_discard = (seat, ev.tile, ev.tile_id, index)
+        self.last_draw = None
+        self.last_kakan = None
+
+    def on_riichi(self, ev: RiichiDeclared) -> None:
+        seat = ev.seat
+        if self.riichi[seat]:
+            raise ReplayError(f"seat {seat} declares riichi twice")
+        self.declaring = seat
+
+    def on_riichi_accepted(self, ev: RiichiAccepted) -> None:
+        seat = ev.seat
+        if self.declaring != seat:
+            raise ReplayError(f"riichi of seat {seat} accepted without a declaration")
+        self.declaring = None
+        self.riichi[seat] = True
+        self.ippatsu[seat] = self.rules.ippatsu
+        self.scores[seat] -= 1000
+        self.sticks += 1
+        self.record.riichi_seats.append(seat)
+        if ev.scores is not None and tuple(ev.scores[: self.players]) != tuple(
+            self.scores[: self.players]
+        ):
+            self.finding(
+                "inconsistent-log",
+                f"after seat {seat}'s riichi stick the log has scores {list(ev.scores)}, "
+                f"the replay {self.scores}",
+                ev.pos,
+                seat,
+                list(self.scores),
+                list(ev.scores),
+            )
+
+    def on_meld(self, ev: DeclareMeld) -> None:
+        seat, meld = ev.seat, ev.meld
+        kind = meld.kind
+        ids = meld.tile_ids
+        if kind in (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN):
+            if self.last_discard is None:
+                raise ReplayError(f"seat {seat} calls {meld} with no discard to call")
+            d_seat, d_tile, d_id, _ = self.last_discard
+            if meld.from_seat != d_seat:
+                raise ReplayError(
+                    f"seat {seat} calls {meld} from seat {meld.from_seat}, "
+                    f"but seat {d_seat} discarded last"
+                )
+            if meld.called != d_tile or (
+                meld.called_id is not None and d_id is not None and meld.called_id != d_id
+            ):
+                raise ReplayError(f"seat {seat} calls {meld.called} but the discard was {d_tile}")
+            pond = self.ponds[d_seat]
+            pond[-1].called = True
+            if ids is not None and meld.called_id is not None:
+                rest: list[tuple[Tile, int | None]] = [
+                    (t, i) for t, i in zip(meld.tiles, ids, strict=True) if i != meld.called_id
+                ]
+            else:
+                own = list(meld.tiles)
+                own.remove(d_tile)
+                rest = [(t, None) for t in own]
+            for t, tid in rest:
+                self.take(seat, t, tid, f"calls {kind.value} with")
+            self.melds[seat].append(meld)
+            self.break_first_turn()
+            self.last_discard = None
+            self.turn_seat = seat
+            if kind is MeldKind.DAIMINKAN:
+                self.kan_declared(seat, kind)
+        elif kind is MeldKind.KAKAN:
+            melds = self.melds[seat]
+            k = next(
+                (
+                    k
+                    for k, old in enumerate(melds)
+                    if old.kind is MeldKind.PON and old.kind34 == meld.kind34
+                ),
+                -1,
+            )
+            if k < 0:
+                raise ReplayError(f"seat {seat} adds {meld.added} to a pon it does not have")
+            assert meld.added is not None
+            self.take(seat, meld.added, meld.added_id, "adds to a kan")
+            melds[k] = meld
+            self.break_first_turn()
+            self.last_kakan = (seat, meld)
+            self.kan_declared(seat, kind)
+        elif kind is MeldKind.ANKAN:
+            for i, t in enumerate(meld.tiles):
+                self.take(
+                    seat, t, ids[i] if ids is not None else None, "declares a concealed kan with"
+                )
+            self.melds[seat].append(meld)
+            self.break_first_turn()
+            self.kan_declared(seat, kind)
+        elif kind is MeldKind.KITA:
+            if self.players != 3:
+                raise ReplayError(f"seat {seat} declares kita in a four-player game")
+            tile = meld.tiles[0]
+            self.take(seat, tile, ids[0] if ids is not None else None, "declares kita with")
+            self.melds[seat].append(meld)
+            self.kita[seat] += 1
+            # Tenhou 3p: a kita breaks ippatsu and the first go-around (rules-matrix §D).
+            self.break_first_turn()
+            self.replacement_due = seat
+            self.replacement_cause = kind
+            self.last_kakan = (seat, meld)
+        else:
+            assert_never(kind)
+        self.last_draw = None
+
+    def kan_declared(self, seat: int, kind: MeldKind) -> None:
+        self.kans_by_seat[seat] += 1
+        self.replacement_due = seat
+        self.replacement_cause = kind
+        if self.rules.kan_dora:
+            flushed = self.pending_open
+            self.pending_open = 0
+            self.kan_window = (seat, kind, flushed)
+
+    def on_dora(self, ev: DoraReveal) -> None:
+        self.see(ev.tile_id)
+        self.gap.append(ev)
+
+    def on_win(self, ev: Win, index: int) -> WinRecord:
+        seat, from_seat = ev.seat, ev.from_seat
+        claims = ev.claims
+        chankan = False
+        if ev.tsumo:
+            if self.last_draw is None or self.last_draw[0] != seat:
+                raise ReplayError(f"seat {seat} wins by tsumo without having just drawn")
+            _, win_tile, _, replacement, after_kita = self.last_draw
+            concealed = tuple(self.hands[seat])
+        else:
+            if self.last_discard is not None and self.last_discard[0] == from_seat:
+                win_tile = self.last_discard[1]
+            elif self.last_kakan is not None and self.last_kakan[0] == from_seat:
+                added = self.last_kakan[1]
+                assert added.tiles
+                win_tile = added.added if added.added is not None else added.tiles[0]
+                chankan = added.kind is MeldKind.KAKAN
+            else:
+                raise ReplayError(f"seat {seat} rons seat {from_seat}, who has no tile to ron")
+            replacement = after_kita = False
+            concealed = (*self.hands[seat], win_tile)
+        if claims.hand is not None and Counter(claims.hand) != Counter(concealed):
+            raise ReplayError(
+                f"the log shows seat {seat}'s winning hand as {to_mpsz(claims.hand)}, "
+                f"the replay has {to_mpsz(concealed)}"
+            )
+        if claims.melds is not None:
+            have = Counter((m.kind, m.tiles) for m in self.melds[seat])
+            shown = Counter((m.kind, m.tiles) for m in claims.melds)
+            if have != shown:
+                raise ReplayError(
+                    f"the log shows seat {seat}'s melds as "
+                    f"{' '.join(map(str, claims.melds))}, the replay has "
+                    f"{' '.join(map(str, self.melds[seat]))}"
+                )
+        self.check_indicators(ev)
+        dealer = self.start.dealer
+        no_calls = self.calls_made == 0
+        first = not self.discarded_once[seat] and no_calls
+        last = self.live_remaining == 0
+        ura: tuple[Tile, ...] = ()
+        if claims.ura_indicators is not None and (self.riichi[seat]):
+            ura = claims.ura_indicators
+        dora = tuple(
+            t if t is not None else self.claimed_indicator(ev, k) for k, t in enumerate(self.dora)
+        )
+        ctx = WinContext(
+            tsumo=ev.tsumo,
+            riichi=self.riichi[seat] and not self.double_riichi[seat],
+            double_riichi=self.double_riichi[seat] and self.riichi[seat],
+            ippatsu=self.ippatsu[seat],
+            rinshan=ev.tsumo and replacement and not after_kita,
+            chankan=chankan,
+            haitei=ev.tsumo and last and not replacement,
+            houtei=not ev.tsumo and last and not chankan,
+            tenhou=ev.tsumo and first and seat == dealer,
+            chiihou=ev.tsumo and first and seat != dealer,
+            seat_wind=(seat - dealer) % 4,
+            round_wind=(self.start.round_index // 4) % 4,
+            dora_indicators=tuple(t for t in dora if t is not None),
+            ura_indicators=ura,
+            honba=self.start.honba,
+            riichi_sticks=self.sticks,
+            kita=self.kita[seat],
+            players=self.players,
+        )
+        rec = WinRecord(
+            event_index=index,
+            event=ev,
+            seat=seat,
+            from_seat=from_seat,
+            concealed=concealed,
+            win_tile=win_tile,
+            melds=tuple(self.melds[seat]),
+            context=ctx,
+            dora_indicators=tuple(self.dora),
+            dealer=dealer,
+            scores_before=tuple(self.scores),
+            riichi_sticks=self.sticks,
+            honba=self.start.honba,
+            kita=self.kita[seat],
+        )
+        self.record.wins.append(rec)
+        return rec
+
+    def claimed_indicator(self, ev: Win, k: int) -> Tile | None:
+        shown = ev.claims.dora_indicators
+        return shown[k] if shown is not None and k < len(shown) else None
+
+    def check_indicators(self, ev: Win) -> None:
+        claims = ev.claims
+        seat = ev.seat
+        if claims.dora_indicators is not None:
+            shown = claims.dora_indicators
+            shown_ids = claims.dora_indicator_ids
+            derived = self.dora
+            same = len(shown) == len(derived) and all(
+                d is None or d == s for d, s in zip(derived, shown, strict=False)
+            )
+            if same and shown_ids is not None:
+                same = all(
+                    d is None or d == s for d, s in zip(self.dora_ids, shown_ids, strict=False)
+                )
+            if not same:
+                exp = [str(t) if t is not None else "?" for t in derived]
+                act = [str(t) for t in shown]
+                self.finding(
+                    "dora-indicator-mismatch",
+                    f"seat {seat}'s win shows dora indicators {' '.join(act)}, "
+                    f"but the indicators in force are {' '.join(exp)}",
+                    ev.pos,
+                    seat,
+                    exp,
+                    act,
+                )
+        ura = claims.ura_indicators
+        if not self.rules.ura_dora:
+            return
+        if self.riichi[seat]:
+            want = len(self.dora) if self.rules.kan_ura else 1
+            if ura is None or len(ura) != want:
+                self.finding(
+                    "ura-indicator-mismatch",
+                    f"riichi winner seat {seat} shows {0 if ura is None else len(ura)} ura "
+                    f"indicators, but {want} dora indicators are in force",
+                    ev.pos,
+                    seat,
+                    want,
+                    0 if ura is None else len(ura),
+                )
+        elif ura:
+            self.finding(
+                "ura-indicator-mismatch",
+                f"seat {seat} did not declare riichi, but the win shows ura indicators "
+                f"{to_mpsz(ura, sort=False)}",
+                ev.pos,
+                seat,
+                0,
+                len(ura),
+            )
+
+    def on_draw_end(self, ev: RoundDraw, index: int) -> DrawRecord:
+        rec = DrawRecord(
+            event_index=index,
+            event=ev,
+            concealed=tuple(tuple(h) for h in self.hands),
+            melds=tuple(tuple(m) for m in self.melds),
+            ponds=tuple(tuple(p) for p in self.ponds),
+            riichi=tuple(self.riichi),
+            live_remaining=self.live_remaining,
+            kans_by_seat=tuple(self.kans_by_seat),
+            dealer=self.start.dealer,
+            scores_before=tuple(self.scores),
+            riichi_sticks=self.sticks,
+            honba=self.start.honba,
+            first_discards=tuple(self.first_discards),
+            calls_made=self.calls_made,
+        )
+        self.record.draw = rec
+        return rec
+
+
+def replay(log: GameLog, rules: Ruleset) -> GameReplay:
+    """Replay a whole game. Never raises for problems of the game itself."""
+    game = GameReplay(log, rules)
+    players = rules.players
+    state: RoundState | None = None
+    broken = False
+    for index, ev in enumerate(log.events):
+        if isinstance(ev, RoundStart):
+            if state is not None:
+                _close(state, index - 1, ev.pos)
+            state = RoundState(ev, rules, players, index)
+            state.record.index = len(game.rounds)
+            game.rounds.append(state.record)
+            broken = False
+            continue
+        if isinstance(ev, GameEnd):
+            game.end = ev
+            game.end_index = index
+            continue
+        if isinstance(ev, GameStart | Presence):
+            continue
+        if state is None or broken:
+            continue
+        state.event_index = index
+        try:
+            _apply(state, ev, index)
+        except ReplayError as exc:
+            broken = True
+            state.record.complete = False
+            state.finding(
+                "inconsistent-log",
+                f"the log cannot be replayed at {_pos_text(ev.pos)}: {exc.message}",
+                ev.pos,
+            )
+    if state is not None:
+        _close(state, len(log.events) - 1, log.events[-1].pos)
+    return game
+
+
+def _close(state: RoundState, last: int, pos: SourcePos) -> None:
+    state.record.last_event = last
+    if state.record.complete:
+        if state.gap:
+            # Indicators turned after the last event that could need them.
+            for extra in state.gap:
+                state.finding(
+                    "dora-timing",
+                    f"the log turns kan dora indicator {extra.indicator} after the hand ended",
+                    extra.pos,
+                    actual=str(extra.indicator),
+                )
+        state.close_dora(pos)
+    state.record.dora_indicators = list(state.dora)
+
+
+def _apply(state: RoundState, ev: Event, index: int) -> None:
+    if not isinstance(ev, DoraReveal):
+        state.before(ev)
+    match ev:
+        case DrawTile():
+            state.on_draw(ev)
+        case Discard():
+            state.on_discard(ev, index)
+        case DeclareMeld():
+            state.on_meld(ev)
+        case DoraReveal():
+            state.on_dora(ev)
+        case RiichiDeclared():
+            state.on_riichi(ev)
+        case RiichiAccepted():
+            state.on_riichi_accepted(ev)
+        case Win():
+            state.on_win(ev, index)
+        case RoundDraw():
+            state.on_draw_end(ev, index)
+        case GameStart() | RoundStart() | GameEnd() | Presence():
+            pass
+        case _:
+            assert_never(ev)
+
+
+def round_steps(
+    log: GameLog, rules: Ruleset, round_no: int
+) -> Iterator[tuple[int, Event, RoundState]]:
+    """Replay one round (0-based, in log order) and yield the state after each event.
+
+    The state object is the same one each time, mutated in place: read it before
+    asking for the next step. A :class:`ReplayError` ends the iteration by raising.
+    """
+    state: RoundState | None = None
+    seen = -1
+    for index, ev in enumerate(log.events):
+        if isinstance(ev, RoundStart):
+            seen += 1
+            if seen > round_no:
+                return
+            if seen == round_no:
+                state = RoundState(ev, rules, rules.players, index)
+                state.record.index = round_no
+                yield index, ev, state
+            continue
+        if state is None or isinstance(ev, GameStart | Presence | GameEnd):
+            continue
+        state.event_index = index
+        _apply(state, ev, index)
+        yield index, ev, state

@@ -1,0 +1,103 @@
+"""The replay's records: what each round looked like and what happened in it.
+
+These are the facts the audit, the review and the reports read. The engine that
+fills them is in :mod:`analyzer.replay`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mjaudit.events import GameEnd, GameLog, RoundDraw, RoundStart, Win
+from mjaudit.findings import Finding
+from mjaudit.hands import WinContext
+from mjaudit.melds import Meld
+from mjaudit.rules import Ruleset
+from mjaudit.tiles import Tile
+
+__all__ = ["DrawRecord", "GameReplay", "PondTile", "RoundReplay", "WinRecord"]
+
+
+@dataclass(slots=True)
+class PondTile:
+    tile: Tile
+    tsumogiri: bool
+    riichi: bool = False
+    called: bool = False
+    event_index: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class WinRecord:
+    """One win as the replay saw it, ready to be scored."""
+
+    event_index: int
+    event: Win
+    seat: int
+    from_seat: int
+    concealed: tuple[Tile, ...]
+    win_tile: Tile
+    melds: tuple[Meld, ...]
+    context: WinContext
+    dora_indicators: tuple[Tile | None, ...]
+    dealer: int
+    scores_before: tuple[int, ...]
+    riichi_sticks: int
+    honba: int
+    kita: int = 0
+
+    @property
+    def tsumo(self) -> bool:
+        return self.seat == self.from_seat
+
+
+@dataclass(frozen=True, slots=True)
+class DrawRecord:
+    """A drawn hand with the state the draw type must be checked against."""
+
+    event_index: int
+    event: RoundDraw
+    concealed: tuple[tuple[Tile, ...], ...]
+    melds: tuple[tuple[Meld, ...], ...]
+    ponds: tuple[tuple[PondTile, ...], ...]
+    riichi: tuple[bool, ...]
+    live_remaining: int
+    kans_by_seat: tuple[int, ...]
+    dealer: int
+    scores_before: tuple[int, ...]
+    riichi_sticks: int
+    honba: int
+    first_discards: tuple[Tile | None, ...]
+    calls_made: int
+
+
+@dataclass(slots=True)
+class RoundReplay:
+    index: int
+    start: RoundStart
+    first_event: int
+    last_event: int = -1
+    wins: list[WinRecord] = field(default_factory=list)
+    draw: DrawRecord | None = None
+    dora_indicators: list[Tile | None] = field(default_factory=list)
+    riichi_seats: list[int] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    complete: bool = True
+
+    @property
+    def label(self) -> str:
+        return self.start.label
+
+
+@dataclass(slots=True)
+class GameReplay:
+    log: GameLog
+    rules: Ruleset
+    rounds: list[RoundReplay] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    end: GameEnd | None = None
+    end_index: int = -1
+
+    @property
+    def players(self) -> int:
+        return self.rules.players

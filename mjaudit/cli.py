@@ -1,0 +1,177 @@
+"""The ``mjaudit`` command line: a thin veneer over the library.
+
+Exit codes: 0 = no finding at or above ``--fail-on``; 1 = such findings;
+2 = bad usage, or an input that could not be read at all (the other inputs are
+still processed and reported).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+import click
+
+from mjaudit.errors import MjauditError
+
+if TYPE_CHECKING:
+    from analyzer.audit import FileAudit
+
+__all__ = ["main"]
+
+EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="mjaudit")
+def cli() -> None:
+    """Audit and review recorded Riichi Mahjong games.
+
+    mjaudit replays every hand of a Tenhou or mjai log through its own rules
+    engine, recomputes dora, yaku, fu and payments, and reports every place
+    where the log and the rules disagree.
+    """
+
+
+def _audit_files(paths: Iterable[str], rules: str, jobs: int) -> list[FileAudit]:
+    from analyzer.audit import audit_path
+    from parsers import iter_inputs
+
+    files = list(iter_inputs(paths))
+    if jobs <= 1 or len(files) < 2:
+        return [audit_path(p, rules) for p in files]
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(audit_path, files, [rules] * len(files), chunksize=8))
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--rules",
+    "rules",
+    default="auto",
+    show_default=True,
+    help="auto (from the log), a preset name, or a TOML file.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "junit"]),
+    default="text",
+    show_default=True,
+)
+@click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "never"]),
+    default="error",
+    show_default=True,
+    help="Lowest severity that makes the exit code 1.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes.",
+)
+@click.option("--no-review", is_flag=True, help="Leave out review notes (play advice).")
+def audit(
+    paths: tuple[str, ...], rules: str, fmt: str, fail_on: str, jobs: int, no_review: bool
+) -> None:
+    """Replay and re-check every game in PATHS (files or folders, recursive; - for stdin).
+
+    Example: mjaudit audit --format json games/
+    """
+    from mjaudit.rules import load_rules
+    from reports.audit_output import render_json, render_junit, render_text
+
+    if rules != "auto":
+        try:
+            load_rules(rules)
+        except MjauditError as exc:
+            raise click.BadParameter(str(exc), param_hint="--rules") from None
+    results = _audit_files(paths, rules, jobs)
+    if no_review:
+        results = [_without_review(r) for r in results]
+    render = {"text": render_text, "json": render_json, "junit": render_junit}[fmt]
+    click.echo(render(results))
+    for r in results:
+        if r.error is not None:
+            click.echo(f"mjaudit: {r.error}", err=True)
+    sys.exit(_exit_code(results, fail_on))
+
+
+def _without_review(r: FileAudit) -> FileAudit:
+    from dataclasses import replace
+
+    return replace(r, findings=tuple(f for f in r.findings if f.severity.value != "info"))
+
+
+def _exit_code(audits: Sequence[FileAudit], fail_on: str) -> int:
+    if any(r.error is not None for r in audits):
+        return EXIT_BAD_INPUT
+    if fail_on == "never":
+        return EXIT_OK
+    floor = {"error": 2, "warning": 1}[fail_on]
+    worst = max((f.severity.rank for r in audits for f in r.findings), default=-1)
+    return EXIT_FINDINGS if worst >= floor else EXIT_OK
+
+
+@cli.command()
+@click.argument("path")
+@click.option("--round", "round_label", default=None, help="Round label such as E2-1.")
+@click.option(
+    "--seat",
+    type=click.IntRange(0, 3),
+    default=None,
+    help="Show this seat's hand after each of its turns.",
+)
+@click.option("--rules", "rules", default="auto", show_default=True)
+def replay(path: str, round_label: str | None, seat: int | None, rules: str) -> None:
+    """Print one hand of a game turn by turn.
+
+    Example: mjaudit replay sample_logs/clean.xml --round E2-0 --seat 1
+    """
+    from analyzer.audit import resolve_rules
+    from parsers import load
+    from reports.replay_text import find_round, render_round
+
+    try:
+        log = load(path)
+        ruleset = resolve_rules(log, rules)
+        round_no = find_round(log, round_label)
+    except MjauditError as exc:
+        click.echo(f"mjaudit: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except KeyError as exc:
+        click.echo(f"mjaudit: {exc.args[0]}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    click.echo(render_round(log, ruleset, round_no, seat))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI and return its exit code (for tests and ``python -m mjaudit``)."""
+    try:
+        cli.main(
+            args=list(argv) if argv is not None else None,
+            prog_name="mjaudit",
+            standalone_mode=False,
+        )
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        return EXIT_BAD_INPUT
+    except click.exceptions.Abort:
+        return EXIT_BAD_INPUT
+    except SystemExit as exc:
+        return int(exc.code) if isinstance(exc.code, int) else EXIT_BAD_INPUT
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

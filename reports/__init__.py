@@ -1,0 +1,1 @@
+"""Output: text, JSON and JUnit for audits; HTML reports and charts."""

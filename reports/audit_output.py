@@ -1,0 +1,114 @@
+"""Audit results as text, JSON (schema ``mjaudit.audit/1``) and JUnit XML."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from xml.sax.saxutils import escape, quoteattr
+
+from analyzer.audit import FileAudit
+from mjaudit.findings import Finding, JsonValue
+
+__all__ = ["render_json", "render_junit", "render_text", "totals"]
+
+
+def totals(results: Sequence[FileAudit]) -> dict[str, JsonValue]:
+    by_severity: Counter[str] = Counter({"error": 0, "warning": 0, "info": 0})
+    checks: Counter[str] = Counter()
+    for r in results:
+        for f in r.findings:
+            by_severity[f.severity.value] += 1
+        checks.update(dict(r.checks))
+    readable = [r for r in results if r.error is None]
+    return {
+        "files": len(results),
+        "games": len(readable),
+        "rounds": sum(r.rounds for r in readable),
+        "wins": sum(r.wins for r in readable),
+        "draws": sum(r.draws for r in readable),
+        "unreadable": len(results) - len(readable),
+        "findings": dict(by_severity),
+        "checks": dict(sorted(checks.items())),
+    }
+
+
+def render_json(results: Sequence[FileAudit]) -> str:
+    doc: dict[str, JsonValue] = {
+        "schema": "mjaudit.audit/1",
+        "totals": totals(results),
+        "files": [
+            {
+                "path": r.path,
+                "format": r.format,
+                "game_id": r.game_id,
+                "rules": r.rules,
+                "rounds": r.rounds,
+                "wins": r.wins,
+                "error": r.error,
+            }
+            for r in results
+        ],
+        "findings": [f.to_json() for r in results for f in r.findings],
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=1)
+
+
+def _finding_line(f: Finding) -> str:
+    seat = f" seat {f.seat}" if f.seat is not None else ""
+    return f"  {f.severity.value:<7} {f.code}{seat}: {f.message}"
+
+
+def render_text(results: Sequence[FileAudit]) -> str:
+    """Grouped by game, errors first, then a one-line summary."""
+    lines: list[str] = []
+    for r in results:
+        if r.error is not None:
+            lines.append(f"{r.path}: unreadable: {r.error}")
+            continue
+        if not r.findings:
+            continue
+        lines.append(f"{r.path} ({r.game_id}, rules {r.rules}):")
+        for f in r.findings:
+            lines.append(_finding_line(f))
+    t = totals(results)
+    found = t["findings"]
+    assert isinstance(found, dict)
+    lines.append(
+        f"{t['games']} games, {t['rounds']} rounds, {t['wins']} wins, {t['draws']} draws, "
+        f"{t['unreadable']} unreadable: {found['error']} errors, {found['warning']} warnings, "
+        f"{found['info']} notes"
+    )
+    return "\n".join(lines)
+
+
+def render_junit(results: Sequence[FileAudit]) -> str:
+    """One test case per game; error findings (or an unreadable file) fail it."""
+    cases: list[str] = []
+    failures = errors = 0
+    for r in results:
+        name = quoteattr(r.game_id or r.path)
+        head = f'  <testcase classname="mjaudit.audit" name={name} file={quoteattr(r.path)}>'
+        if r.error is not None:
+            errors += 1
+            cases.append(f"{head}\n    <error message={quoteattr(r.error)}/>\n  </testcase>")
+            continue
+        bad = [f for f in r.findings if f.severity.value == "error"]
+        body = ""
+        if bad:
+            failures += 1
+            text = "\n".join(f"{f.round or '-'} {f.code}: {f.message}" for f in bad)
+            body = (
+                f"\n    <failure message={quoteattr(f'{len(bad)} error findings')}"
+                f' type="mjaudit">{escape(text)}</failure>'
+            )
+        notes = [f for f in r.findings if f.severity.value != "error"]
+        if notes:
+            out = "\n".join(f"{f.severity.value} {f.code}: {f.message}" for f in notes)
+            body += f"\n    <system-out>{escape(out)}</system-out>"
+        cases.append(f"{head}{body}\n  </testcase>" if body else f"{head}</testcase>")
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<testsuite name="mjaudit" tests="{len(results)}" failures="{failures}" '
+        f'errors="{errors}">\n' + "\n".join(cases) + "\n</testsuite>"
+    )
