@@ -1,0 +1,54 @@
+"""Shared fixtures: the real-log corpus beside the repository, and tampering helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from analyzer.audit import FileAudit, audit_log, resolve_rules
+from parsers.tenhou_xml import parse_tenhou_xml
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO.parent / "shared" / "corpus"
+TENHOU_XML = CORPUS / "tenhou-xml"
+SAMPLES = REPO / "sample_logs"
+
+
+def corpus_file(name: str) -> Path:
+    """A file of the real-log corpus; the test skips, visibly, where it is absent."""
+    path = TENHOU_XML / name
+    if not path.exists():
+        pytest.skip(f"corpus not available: {path} (CI has ../shared beside the repo)")
+    return path
+
+
+def elements(path: Path) -> list[etree._Element]:
+    """The children of <mjloggm>, to be edited and written back with :func:`rebuild`."""
+    root = etree.fromstring(path.read_bytes())
+    return list(root)
+
+
+def rebuild(children: list[etree._Element]) -> bytes:
+    root = etree.Element("mjloggm", ver="2.3")
+    for el in children:
+        root.append(el)
+    return etree.tostring(root)
+
+
+def audit_bytes(data: bytes, name: str = "tampered.xml") -> FileAudit:
+    log = parse_tenhou_xml(data, name)
+    return audit_log(log, resolve_rules(log, "auto"))
+
+
+def tamper(name: str, edit: Callable[[list[etree._Element]], None]) -> FileAudit:
+    """Audit a copy of corpus log ``name`` after ``edit`` changed its elements in place."""
+    children = elements(corpus_file(name))
+    edit(children)
+    return audit_bytes(rebuild(children), name)
+
+
+def error_codes(result: FileAudit) -> list[str]:
+    return [f.code for f in result.findings if f.severity.value == "error"]

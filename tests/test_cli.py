@@ -1,0 +1,108 @@
+"""The command line equals the library: exit codes, formats, batches with bad files."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from mjaudit.cli import main
+from tests.conftest import corpus_file
+
+CLEAN = "2010112714gm-00a9-0000-d497e395.xml"
+
+
+def _bad_files(tmp: Path) -> list[Path]:
+    good = corpus_file(CLEAN).read_bytes()
+    truncated = tmp / "truncated.xml"
+    truncated.write_bytes(good[: len(good) // 2])
+    notxml = tmp / "notes.xml"
+    notxml.write_text("hello, this is not a log\n", encoding="utf-8")
+    entity = tmp / "entity.xml"
+    entity.write_bytes(
+        b'<!DOCTYPE m [<!ENTITY x SYSTEM "file:///etc/passwd">]><mjloggm ver="2.3">&x;</mjloggm>'
+    )
+    return [truncated, notxml, entity]
+
+
+def test_clean_file_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["audit", str(corpus_file(CLEAN))]) == 0
+    assert "1 games" in capsys.readouterr().out
+
+
+def test_bad_files_exit_2_and_the_batch_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = _bad_files(tmp_path)
+    good = tmp_path / "good.xml"
+    shutil.copy(corpus_file(CLEAN), good)
+    code = main(["audit", "--format", "json", *map(str, bad), str(good)])
+    out, err = capsys.readouterr()
+    assert code == 2
+    doc = json.loads(out)
+    assert doc["totals"]["games"] == 1 and doc["totals"]["unreadable"] == 3
+    errors = [line for line in err.splitlines() if line.startswith("mjaudit: ")]
+    assert len(errors) == 3
+    for path, line in zip(
+        bad, sorted(errors, key=lambda s: [p.name in s for p in bad].index(True)), strict=True
+    ):
+        assert str(path) in line
+    assert any("line 1" in e and "DOCTYPE" in e for e in errors)
+    assert any("byte 0" in e for e in errors)
+    assert "Traceback" not in err
+
+
+def test_tampered_file_exits_1_unless_fail_on_never(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = etree.fromstring(corpus_file(CLEAN).read_bytes())
+    agari = next(e for e in root if e.tag == "AGARI" and e.get("doraHaiUra"))
+    del agari.attrib["doraHaiUra"]
+    f = tmp_path / "tampered.xml"
+    f.write_bytes(etree.tostring(root))
+    assert main(["audit", str(f)]) == 1
+    assert "ura-indicator-mismatch" in capsys.readouterr().out
+    assert main(["audit", "--fail-on", "never", str(f)]) == 0
+    capsys.readouterr()
+    assert main(["audit", "--format", "junit", str(f)]) == 1
+    junit = etree.fromstring(capsys.readouterr().out.encode())
+    assert junit.get("failures") == "1" and junit.find("testcase/failure") is not None
+
+
+def test_directories_are_walked_and_jobs_give_the_same_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sub = tmp_path / "a" / "b"
+    sub.mkdir(parents=True)
+    for name in (CLEAN, "2009060321gm-00b9-0000-75b25bcf.xml"):
+        shutil.copy(corpus_file(name), sub / name)
+    (sub / "readme.txt").write_text("not a log", encoding="utf-8")
+    assert main(["audit", "--format", "json", str(tmp_path)]) == 0
+    one = json.loads(capsys.readouterr().out)
+    assert main(["audit", "--format", "json", "-j", "2", str(tmp_path)]) == 0
+    two = json.loads(capsys.readouterr().out)
+    assert one == two and one["totals"]["files"] == 2
+
+
+def test_replay_prints_a_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(corpus_file(CLEAN)), "--round", "E3-0", "--seat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("E3-0") and "calls kakan" in out and "new dora indicator" in out
+    assert main(["replay", str(corpus_file(CLEAN)), "--round", "N4-9"]) == 2
+    assert "no round N4-9" in capsys.readouterr().err
+
+
+def test_bad_rules_is_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["audit", "--rules", "nosuch", str(corpus_file(CLEAN))]) == 2
+
+
+def test_python_dash_m_runs() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mjaudit", "--help"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0 and "audit" in done.stdout

@@ -1,0 +1,173 @@
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from mjaudit.errors import LogFormatError
+from mjaudit.events import (
+    DeclareMeld,
+    Discard,
+    DrawTile,
+    GameEnd,
+    GameStart,
+    Presence,
+    RiichiAccepted,
+    RoundDraw,
+    RoundStart,
+    Win,
+)
+from mjaudit.melds import MeldKind
+from mjaudit.tiles import Tile, tiles
+from mjaudit.yaku import Yaku
+from parsers import load
+from parsers.tenhou_xml import decode_meld, parse_tenhou_xml
+from tests.conftest import corpus_file
+
+HEAD = (
+    '<mjloggm ver="2.3"><GO type="169" lobby="0"/>'
+    '<UN n0="%41" n1="%42" n2="%43" n3="%44" dan="16,17,18,20" rate="2134.87,1,2,3" sx="M,F,M,F"/>'
+    '<TAIKYOKU oya="0"/>'
+)
+
+
+@pytest.mark.parametrize(
+    ("who", "m", "kind", "tiles_", "called", "from_seat"),
+    [
+        pytest.param(0, 30752, MeldKind.KITA, "4z", None, None, id="kita-30752"),
+        pytest.param(1, 0, MeldKind.ANKAN, "1111m", None, None, id="ankan-of-1m-is-m0"),
+        pytest.param(1, 41994, MeldKind.PON, "111z", "1z", 3, id="pon-from-toimen"),
+        pytest.param(2, 49159, MeldKind.CHI, "345s", "3s", 1, id="chi-3s-from-kamicha"),
+    ],
+)
+def test_decode_meld(
+    who: int, m: int, kind: MeldKind, tiles_: str, called: str | None, from_seat: int | None
+) -> None:
+    meld = decode_meld(who, m)
+    assert meld.kind is kind
+    assert tuple(t.plain for t in meld.tiles) == tiles(tiles_)
+    assert meld.called == (Tile(called) if called else None)
+    assert meld.from_seat == from_seat
+
+
+def test_decode_kakan_keeps_the_pon_and_adds_the_fourth() -> None:
+    # A pon of 8p (kind 16) called from toimen, with copy 1 left out, then added.
+    base_called = 16 * 3 + 0
+    pon = decode_meld(0, (base_called << 9) | (1 << 5) | 0x8 | 2)
+    kakan = decode_meld(0, (base_called << 9) | (1 << 5) | 0x10 | 2)
+    assert pon.kind is MeldKind.PON and pon.tile_ids == (64, 66, 67) and pon.from_seat == 2
+    assert kakan.kind is MeldKind.KAKAN and kakan.added_id == 65 and len(kakan.tiles) == 4
+    assert kakan.called_id == pon.called_id
+
+
+def test_a_whole_corpus_game() -> None:
+    log = load(str(corpus_file("2010112714gm-00a9-0000-d497e395.xml")))
+    start = log.start
+    assert isinstance(start, GameStart) and start.rules_hint.players == 4
+    assert start.rules_hint.aka and start.rules_hint.hanchan and start.rules_hint.room == "houou"
+    assert start.seed is not None and start.seed.startswith("mt19937ar-sha512-n288-base64,")
+    rounds = [e for e in log.events if isinstance(e, RoundStart)]
+    assert rounds[0].label == "E1-0" and rounds[0].scores == (25000,) * 4
+    assert all(len(h) == 13 for h in rounds[0].hands)
+    assert isinstance(log.events[-1], GameEnd)
+    discards = [e for e in log.events if isinstance(e, Discard)]
+    assert 0.2 < sum(d.tsumogiri for d in discards) / len(discards) < 0.6
+
+
+def test_sanma_kita_and_old_shuffle() -> None:
+    log = load(str(corpus_file("2009060321gm-00b9-0000-75b25bcf.xml")))
+    assert log.start.rules_hint.players == 3
+    kita = [e for e in log.events if isinstance(e, DeclareMeld) and e.meld.kind is MeldKind.KITA]
+    assert len(kita) == 2
+    first = next(e for e in log.events if isinstance(e, RoundStart))
+    assert first.shuffle is not None and first.shuffle.startswith("mt19937ar,")
+    win = next(e for e in log.events if isinstance(e, Win))
+    assert win.claims.yaku is not None and (Yaku.DORA, 4) in win.claims.yaku
+    assert win.claims.melds is not None and len(win.claims.melds) == 2
+
+
+def test_old_reach_without_ten() -> None:
+    path = corpus_file("2009072918gm-0061-0000-e6e91672.xml")
+    accepted = [e for e in load(str(path)).events if isinstance(e, RiichiAccepted)]
+    assert accepted and all(e.scores is None for e in accepted)
+
+
+def _mini(body: str) -> bytes:
+    hands = ",".join(str(i) for i in range(13))
+    h = [",".join(str(i) for i in range(k * 13, k * 13 + 13)) for k in range(4)]
+    init = (
+        f'<INIT seed="0,0,0,2,3,135" ten="250,250,250,250" oya="0" '
+        f'hai0="{h[0]}" hai1="{h[1]}" hai2="{h[2]}" hai3="{h[3]}"/>'
+    )
+    del hands
+    return (HEAD + init + body + "</mjloggm>").encode()
+
+
+def test_names_reconnects_and_draw() -> None:
+    body = (
+        '<T60/><D60/><BYE who="1"/><UN n1="%42"/>'
+        '<RYUUKYOKU type="yao9" ba="0,0" sc="250,0,250,0,250,0,250,0" '
+        'hai1="13,14,15,16,17,18,19,20,21,22,23,24,25,60" '
+        'owari="250,-5.0,250,-15.0,250,5.0,250,15.0"/>'
+    )
+    log = parse_tenhou_xml(_mini(body), "mini.xml")
+    assert [p.name for p in log.start.players] == ["A", "B", "C", "D"]
+    assert log.start.players[3].dan == "tenhoui" and log.start.players[0].rate == 2134.87
+    presence = [e for e in log.events if isinstance(e, Presence)]
+    assert [(p.seat, p.connected) for p in presence] == [(1, False), (1, True)]
+    draw = next(e for e in log.events if isinstance(e, RoundDraw))
+    assert draw.reason.value == "kyuushu" and draw.claims.hands[0][0] == 1
+    d = next(e for e in log.events if isinstance(e, Discard))
+    assert d.tsumogiri and next(e for e in log.events if isinstance(e, DrawTile)).tile_id == 60
+
+
+def test_gzip_is_read(tmp_path: Path) -> None:
+    src = corpus_file("2009060321gm-00b9-0000-75b25bcf.xml")
+    gz = tmp_path / "game.mjlog"
+    gz.write_bytes(gzip.compress(src.read_bytes()))
+    assert load(str(gz)).events == load(str(src)).events or len(load(str(gz)).events) > 10
+
+
+@pytest.mark.parametrize(
+    ("content", "position", "words"),
+    [
+        pytest.param(
+            b'<mjloggm ver="2.3"><GO type="169"/><UN n0="%41"',
+            "line 1",
+            "not well-formed",
+            id="truncated",
+        ),
+        pytest.param(b"this is not a log\n", "byte 0", "not a mahjong log", id="not-xml"),
+        pytest.param(
+            b'<?xml version="1.0"?><!DOCTYPE m [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+            b'<mjloggm ver="2.3">&x;</mjloggm>',
+            "line 1",
+            "DOCTYPE",
+            id="external-entity",
+        ),
+        pytest.param(_mini("<T60/><X1/>"), "element 6", "unknown tag <X1>", id="unknown-tag"),
+        pytest.param(_mini('<T60/><D61/><N who="7" m="3"/>'), "element 7", "who=7", id="bad-seat"),
+        pytest.param(_mini("<T60/><D60/>"), "element", "no owari", id="no-final-result"),
+    ],
+)
+def test_bad_input_names_the_position(content: bytes, position: str, words: str) -> None:
+    from parsers import load_bytes
+
+    with pytest.raises(LogFormatError) as info:
+        load_bytes(content, "bad.xml")
+    text = str(info.value)
+    assert text.startswith("bad.xml (") and position in text and words in text
+    assert "\n" not in text
+
+
+def test_entity_is_never_resolved(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("TOPSECRET", encoding="utf-8")
+    doc = (
+        f'<!DOCTYPE m [<!ENTITY x SYSTEM "file://{secret}">]>'
+        f'<mjloggm ver="2.3"><UN n0="&x;"/></mjloggm>'
+    ).encode()
+    with pytest.raises(LogFormatError) as info:
+        parse_tenhou_xml(doc, "ent.xml")
+    assert "TOPSECRET" not in str(info.value)
