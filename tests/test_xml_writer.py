@@ -135,7 +135,7 @@ def test_missing_tile_id_names_the_event() -> None:
         ),
         pytest.param(
             RulesHint(
-                "tenhou-xml", 4, True, True, False, False, "ippan", description="(GO type 553)"
+                "tenhou-xml", 4, True, True, True, False, "tokujou", description="(GO type 553)"
             ),
             553,
             id="special-lobby-kept",
