@@ -43,7 +43,7 @@ __all__ = ["RoundState", "replay", "round_steps"]
 
 
 def _pos_text(pos: SourcePos) -> str:
-    return f"{pos.unit} {pos.index} {pos.tag}".strip()
+    return pos.where
 
 
 class RoundState:

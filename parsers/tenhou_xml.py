@@ -8,8 +8,7 @@ It never judges a hand.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import unquote
 
@@ -45,10 +44,12 @@ from mjaudit.yaku import Yaku
 
 __all__ = ["decode_meld", "parse_tenhou_xml", "tile_from_id"]
 
-_DRAW_TAGS = "TUVW"
-_DISCARD_TAGS = "DEFG"
+_TILE_LETTERS = {
+    **{letter: (True, seat) for seat, letter in enumerate("TUVW")},
+    **{letter: (False, seat) for seat, letter in enumerate("DEFG")},
+}
 _Ints = tuple[int, ...]
-_TILE_TAG = re.compile(r"^([TUVWDEFG])(\d+)$")
+Attrs = Mapping[str, str]
 _DRAW_REASONS = {
     "": DrawReason.EXHAUSTIVE,
     "nm": DrawReason.NAGASHI_MANGAN,
@@ -187,12 +188,12 @@ def decode_meld(who: int, m: int, aka: bool = True) -> Meld:
     )
 
 
-def _rules_hint(attrs: dict[str, str], players_hint: int | None) -> RulesHint:
+def _rules_hint(attrs: Attrs, players_hint: int | None) -> RulesHint:
     gtype = _int(attrs.get("type", "9"), "GO type")
     players = 3 if gtype & 0x10 else 4
     if players_hint is not None and players_hint != players:
         players = players_hint
-    extras = tuple(sorted((k, v) for k, v in attrs.items() if k != "type"))
+    extras = tuple(sorted((str(k), str(v)) for k, v in attrs.items() if k != "type"))
     room = _ROOMS[gtype & 0xA0]
     desc = (
         f"{'3p' if players == 3 else '4p'} {room} "
@@ -221,7 +222,7 @@ class _Reader:
         self.path = path
         self.events: list[Event] = []
         self.aka = True
-        self.go: dict[str, str] = {}
+        self.go: Attrs = {}
         self.players: list[PlayerInfo] = []
         self.started = False
         self.seed: str | None = None
@@ -231,11 +232,15 @@ class _Reader:
         self.n_players = 4
         self.pos = SourcePos(path, 0)
 
+    @property
+    def table(self) -> tuple[Tile, ...]:
+        return _TILES_AKA if self.aka else _TILES_PLAIN
+
     def tile(self, tile_id: int) -> Tile:
-        return (_TILES_AKA if self.aka else _TILES_PLAIN)[tile_id]
+        return self.table[tile_id]
 
     def tiles(self, ids: list[int]) -> tuple[Tile, ...]:
-        table = _TILES_AKA if self.aka else _TILES_PLAIN
+        table = self.table
         return tuple(table[i] for i in ids)
 
     def ensure_started(self) -> None:
@@ -258,14 +263,14 @@ class _Reader:
         self.started = True
 
     # -- tag handlers ---------------------------------------------------------
-    def on_shuffle(self, a: dict[str, str]) -> None:
+    def on_shuffle(self, a: Attrs) -> None:
         self.seed = a.get("seed")
 
-    def on_go(self, a: dict[str, str]) -> None:
-        self.go = dict(a)
+    def on_go(self, a: Attrs) -> None:
+        self.go = {str(k): str(v) for k, v in a.items()}
         self.aka = not _int(a.get("type", "9"), "GO type") & 0x2
 
-    def on_un(self, a: dict[str, str]) -> None:
+    def on_un(self, a: Attrs) -> None:
         names = [a.get(f"n{i}") for i in range(4)]
         if not self.players and "dan" in a:
             dans = a.get("dan", "").split(",")
@@ -292,21 +297,21 @@ class _Reader:
             if name is not None:
                 self.events.append(Presence(self.pos, seat, True))
 
-    def on_bye(self, a: dict[str, str]) -> None:
+    def on_bye(self, a: Attrs) -> None:
         self.ensure_started()
         self.events.append(Presence(self.pos, self.seat(a, "who"), False))
 
-    def on_taikyoku(self, a: dict[str, str]) -> None:
+    def on_taikyoku(self, a: Attrs) -> None:
         self.first_dealer = _int(a.get("oya", "0"), "TAIKYOKU oya")
         self.ensure_started()
 
-    def seat(self, a: dict[str, str], key: str) -> int:
+    def seat(self, a: Attrs, key: str) -> int:
         seat = _int(a.get(key), key)
         if not 0 <= seat < 4:
             raise _Fail(f"{key}={seat} is not a seat 0..3")
         return seat
 
-    def on_init(self, a: dict[str, str]) -> None:
+    def on_init(self, a: Attrs) -> None:
         self.ensure_started()
         seed = _ints(a.get("seed"), "INIT seed")
         if len(seed) != 6:
@@ -347,22 +352,7 @@ class _Reader:
         if not self.in_round:
             raise _Fail(f"{what} outside a hand (no INIT before it)")
 
-    def on_tile(self, letter: str, tile_id: int) -> None:
-        self.need_round("draw or discard")
-        _check_ids([tile_id], "tile")
-        if letter in _DRAW_TAGS:
-            seat = _DRAW_TAGS.index(letter)
-            self.last_draw[seat] = tile_id
-            self.events.append(DrawTile(self.pos, seat, self.tile(tile_id), tile_id))
-        else:
-            seat = _DISCARD_TAGS.index(letter)
-            # mjlog does not mark tsumogiri: it is a discard of the tile that same
-            # seat drew last, with no call in between (tenhou-format.md §1.7).
-            tsumogiri = self.last_draw[seat] == tile_id
-            self.last_draw[seat] = None
-            self.events.append(Discard(self.pos, seat, self.tile(tile_id), tsumogiri, tile_id))
-
-    def on_n(self, a: dict[str, str]) -> None:
+    def on_n(self, a: Attrs) -> None:
         self.need_round("N")
         who = self.seat(a, "who")
         meld = decode_meld(who, _int(a.get("m"), "N m"), self.aka)
@@ -370,7 +360,7 @@ class _Reader:
             self.last_draw[who] = None
         self.events.append(DeclareMeld(self.pos, who, meld))
 
-    def on_reach(self, a: dict[str, str]) -> None:
+    def on_reach(self, a: Attrs) -> None:
         self.need_round("REACH")
         who = self.seat(a, "who")
         step = _int(a.get("step"), "REACH step")
@@ -383,12 +373,12 @@ class _Reader:
         else:
             raise _Fail(f"REACH step={step}, expected 1 or 2")
 
-    def on_dora(self, a: dict[str, str]) -> None:
+    def on_dora(self, a: Attrs) -> None:
         self.need_round("DORA")
         tile_id = _check_ids([_int(a.get("hai"), "DORA hai")], "DORA")[0]
         self.events.append(DoraReveal(self.pos, self.tile(tile_id), tile_id))
 
-    def score_pairs(self, a: dict[str, str]) -> tuple[_Ints, _Ints, _Ints | None]:
+    def score_pairs(self, a: Attrs) -> tuple[_Ints, _Ints, _Ints | None]:
         sc = _ints(a.get("sc"), "sc")
         if len(sc) not in (8, 16):
             raise _Fail(f"sc has {len(sc)} numbers, expected 8 (or 16 with chips)")
@@ -397,7 +387,7 @@ class _Reader:
         extra = tuple(sc[i] for i in range(9, 16, 2)) if len(sc) == 16 else None
         return before, deltas, extra
 
-    def on_agari(self, a: dict[str, str]) -> None:
+    def on_agari(self, a: Attrs) -> None:
         self.need_round("AGARI")
         who = self.seat(a, "who")
         from_who = self.seat(a, "fromWho")
@@ -465,7 +455,7 @@ class _Reader:
         except ValueError:
             raise _Fail(f"unknown yaku id {value}") from None
 
-    def on_ryuukyoku(self, a: dict[str, str]) -> None:
+    def on_ryuukyoku(self, a: Attrs) -> None:
         self.need_round("RYUUKYOKU")
         kind = a.get("type", "")
         try:
@@ -490,7 +480,7 @@ class _Reader:
         self.events.append(RoundDraw(self.pos, reason, claims))
         self.end_round(a)
 
-    def end_round(self, a: dict[str, str]) -> None:
+    def end_round(self, a: Attrs) -> None:
         owari = a.get("owari")
         if owari is None:
             return
@@ -544,7 +534,7 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
         where = f"line {root.sourceline}"
         raise LogFormatError(path, where, f"root element is <{root.tag}>, expected <mjloggm>")
     reader = _Reader(path)
-    handlers: dict[str, Callable[[dict[str, str]], None]] = {
+    handlers: dict[str, Callable[[Attrs], None]] = {
         "SHUFFLE": reader.on_shuffle,
         "GO": reader.on_go,
         "UN": reader.on_un,
@@ -558,22 +548,41 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
         "RYUUKYOKU": reader.on_ryuukyoku,
     }
     index = 0
+    events = reader.events
+    last_draw = reader.last_draw
     for el in root:
         tag = el.tag
         if not isinstance(tag, str):  # entity references and the like
             where = f"line {el.sourceline}"
             raise LogFormatError(path, where, "unexpected non-element node (entity reference?)")
         index += 1
-        reader.pos = SourcePos(path, index, f"<{tag}/>" if len(tag) < 6 else f"<{tag}>")
+        pos = reader.pos = SourcePos(path, index, tag)
+        spec = _TILE_LETTERS.get(tag[0])
+        if spec is not None and tag[1:].isdigit() and reader.in_round:
+            # The hot path: one draw or discard, decoded inline.
+            is_draw, seat = spec
+            tile_id = int(tag[1:])
+            if tile_id >= 136:
+                raise LogFormatError(
+                    path, f"element {index}", f"<{tag}/>: tile id {tile_id} is outside 0..135"
+                )
+            tile = reader.table[tile_id]
+            if is_draw:
+                last_draw[seat] = tile_id
+                events.append(DrawTile(pos, seat, tile, tile_id))
+            else:
+                # mjlog does not mark tsumogiri: it is a discard of the tile that same
+                # seat drew last, with no call in between (tenhou-format.md §1.7).
+                events.append(Discard(pos, seat, tile, last_draw[seat] == tile_id, tile_id))
+                last_draw[seat] = None
+            continue
         try:
-            m = _TILE_TAG.match(tag)
-            if m:
-                reader.on_tile(m.group(1), int(m.group(2)))
-                continue
+            if spec is not None and tag[1:].isdigit():
+                raise _Fail("draw or discard outside a hand (no INIT before it)")
             handler = handlers.get(tag)
             if handler is None:
                 raise _Fail(f"unknown tag <{tag}>")
-            handler({str(k): str(v) for k, v in el.attrib.items()})
+            handler(el.attrib)  # type: ignore[arg-type]
         except _Fail as exc:
             raise LogFormatError(path, f"element {index}", f"{_describe(el)}: {exc}") from None
     if not reader.started:
