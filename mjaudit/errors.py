@@ -15,7 +15,7 @@ class SourcePos(NamedTuple):
     """
 
     path: str
-    index: int
+    number: int
     tag: str = ""
     unit: str = "element"
 
@@ -25,7 +25,7 @@ class SourcePos(NamedTuple):
         tag = self.tag
         if tag and not tag.startswith(("<", "{", "line")):
             tag = f"<{tag}/>" if tag[1:].isdigit() else f"<{tag}>"
-        return f"{self.unit} {self.index} {tag}".rstrip()
+        return f"{self.unit} {self.number} {tag}".rstrip()
 
     def __str__(self) -> str:
         return f"{self.path} ({self.where})"
