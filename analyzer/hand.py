@@ -1,0 +1,454 @@
+"""Hand analysis on 34-kind count vectors: decompositions, waits and shanten.
+
+Everything works on counts (a sequence of 34 ints, one per tile kind) of the
+*concealed* part of a hand; called melds and concealed kans are not in the counts.
+A concealed part has 3k+2 tiles when complete and 3k+1 when waiting.
+
+Speed matters: the replay engine asks for waits after every discard of every player.
+Suits are independent, so each suit's 9-count vector is looked up in tables that are
+filled lazily, once per distinct vector, and shared by all suits:
+
+- ``_SUIT_SETS[vec]``: every way to split the vector into sets (triplets/sequences);
+- ``_SUIT_PAIRED[vec]``: every way to split it into sets plus one pair;
+- ``_FRONTIER[vec]``: the Pareto-best (sets, partial sets, head) counts for shanten.
+
+A group is encoded as one int: ``k`` (0..33) is a triplet of kind ``k`` and
+``SEQ + k`` is the sequence starting at kind ``k``.
+
+>>> from mjaudit.tiles import tiles
+>>> def counts(text):
+...     c = [0] * 34
+...     for t in tiles(text):
+...         c[t.kind] += 1
+...     return c
+>>> shanten(counts("123m456p789s1234z")), sorted(waits(counts("1112345678999m")))
+(2, [0, 1, 2, 3, 4, 5, 6, 7, 8])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import product
+from typing import Final
+
+__all__ = [
+    "SEQ",
+    "Decomposition",
+    "decompose",
+    "is_chiitoitsu",
+    "is_complete",
+    "is_kokushi",
+    "shanten",
+    "waits",
+]
+
+SEQ: Final = 34
+YAOCHU: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_CACHE_LIMIT: Final = 200_000
+
+Vec = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Decomposition:
+    """Four-sets-and-a-pair reading of a concealed part: ``pair`` kind and groups."""
+
+    pair: int
+    groups: tuple[int, ...]
+
+    @property
+    def triplets(self) -> tuple[int, ...]:
+        return tuple(g for g in self.groups if g < SEQ)
+
+    @property
+    def sequences(self) -> tuple[int, ...]:
+        """Start kinds of the sequences."""
+        return tuple(g - SEQ for g in self.groups if g >= SEQ)
+
+
+# -- per-suit tables ---------------------------------------------------------------
+
+_SUIT_SETS: dict[Vec, tuple[tuple[int, ...], ...]] = {}
+_SUIT_PAIRED: dict[Vec, tuple[tuple[int, tuple[int, ...]], ...]] = {}
+
+
+def _split_sets(v: list[int], i: int, acc: list[int], out: list[tuple[int, ...]]) -> None:
+    """Append to ``out`` every split of ``v[i:]`` into sets (local group codes)."""
+    while i < 9 and v[i] == 0:
+        i += 1
+    if i == 9:
+        out.append(tuple(acc))
+        return
+    c = v[i]
+    # The lowest remaining tile is covered by a triplet at i or sequences starting
+    # at i; choosing the number of triplets first makes every split unique.
+    for trip in (1, 0) if c >= 3 else (0,):
+        seqs = c - 3 * trip
+        if seqs and (i > 6 or v[i + 1] < seqs or v[i + 2] < seqs):
+            continue
+        v[i] = 0
+        if seqs:
+            v[i + 1] -= seqs
+            v[i + 2] -= seqs
+        acc.extend([i] * trip + [SEQ + i] * seqs)
+        _split_sets(v, i + 1, acc, out)
+        del acc[len(acc) - trip - seqs :]
+        v[i] = c
+        if seqs:
+            v[i + 1] += seqs
+            v[i + 2] += seqs
+
+
+def suit_sets(vec: Vec) -> tuple[tuple[int, ...], ...]:
+    """All splits of a 9-count suit vector into sets, groups local to the suit."""
+    found = _SUIT_SETS.get(vec)
+    if found is None:
+        out: list[tuple[int, ...]] = []
+        if sum(vec) % 3 == 0:
+            _split_sets(list(vec), 0, [], out)
+        found = tuple(out)
+        _SUIT_SETS[vec] = found
+    return found
+
+
+def suit_paired(vec: Vec) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """All splits of a suit vector into one pair (local index) plus sets."""
+    found = _SUIT_PAIRED.get(vec)
+    if found is None:
+        out: list[tuple[int, tuple[int, ...]]] = []
+        if sum(vec) % 3 == 2:
+            v = list(vec)
+            for i in range(9):
+                if v[i] >= 2:
+                    v[i] -= 2
+                    out.extend((i, sets) for sets in suit_sets(tuple(v)))
+                    v[i] += 2
+        found = tuple(out)
+        _SUIT_PAIRED[vec] = found
+    return found
+
+
+def _globalise(groups: tuple[int, ...], base: int) -> tuple[int, ...]:
+    return tuple(g + base for g in groups)
+
+
+# -- complete hands ----------------------------------------------------------------
+
+_DECOMPOSITIONS: dict[Vec, tuple[Decomposition, ...]] = {}
+
+
+def decompose(counts: Sequence[int]) -> tuple[Decomposition, ...]:
+    """Every four-sets-and-a-pair reading of a concealed part of 3k+2 tiles.
+
+    Seven pairs and thirteen orphans are not included (see :func:`is_chiitoitsu`,
+    :func:`is_kokushi`). The result is cached by the count vector.
+    """
+    key = tuple(counts)
+    found = _DECOMPOSITIONS.get(key)
+    if found is None:
+        found = _decompose(key)
+        if len(_DECOMPOSITIONS) > _CACHE_LIMIT:
+            _DECOMPOSITIONS.clear()
+        _DECOMPOSITIONS[key] = found
+    return found
+
+
+def _decompose(key: Vec) -> tuple[Decomposition, ...]:
+    if sum(key) % 3 != 2:
+        return ()
+    options: list[list[tuple[int, tuple[int, ...]]]] = []
+    pair_seen = False
+    for s in range(3):
+        vec = key[9 * s : 9 * s + 9]
+        r = sum(vec) % 3
+        if r == 1:
+            return ()
+        base = 9 * s
+        if r == 2:
+            if pair_seen:
+                return ()
+            pair_seen = True
+            paired = suit_paired(vec)
+            if not paired:
+                return ()
+            options.append([(p + base, _globalise(g, base)) for p, g in paired])
+        else:
+            sets = suit_sets(vec)
+            if not sets:
+                return ()
+            options.append([(-1, _globalise(g, base)) for g in sets])
+    honor_sets: list[int] = []
+    honor_pair = -1
+    for k in range(27, 34):
+        match key[k]:
+            case 0:
+                pass
+            case 3:
+                honor_sets.append(k)
+            case 2 if honor_pair < 0 and not pair_seen:
+                honor_pair = k
+            case _:
+                return ()
+    if honor_pair < 0 and not pair_seen:
+        return ()
+    options.append([(honor_pair, tuple(honor_sets))])
+    out: list[Decomposition] = []
+    for combo in product(*options):
+        pair = max(p for p, _ in combo)
+        groups = tuple(sorted(g for _, gs in combo for g in gs))
+        out.append(Decomposition(pair, groups))
+    return tuple(out)
+
+
+def is_chiitoitsu(counts: Sequence[int]) -> bool:
+    """Seven different pairs (four of a kind is not two pairs)."""
+    pairs = 0
+    for c in counts:
+        if c == 2:
+            pairs += 1
+        elif c:
+            return False
+    return pairs == 7
+
+
+def is_kokushi(counts: Sequence[int]) -> bool:
+    """All thirteen terminal and honour kinds plus a duplicate of one of them."""
+    if sum(counts) != 14:
+        return False
+    return all(counts[k] for k in YAOCHU) and sum(counts[k] for k in YAOCHU) == 14
+
+
+def _honors_ok(h: Sequence[int]) -> tuple[bool, int]:
+    """(complete, residue) of the honour part: every count 0/3 plus at most one 2."""
+    pairs = 0
+    for c in h:
+        if c == 2:
+            pairs += 1
+        elif c not in (0, 3):
+            return False, -1
+    return pairs <= 1, 2 if pairs else 0
+
+
+def is_complete(counts: Sequence[int]) -> bool:
+    """Whether the concealed part is a winning shape (standard, seven pairs, kokushi)."""
+    total = sum(counts)
+    if total % 3 != 2:
+        return False
+    if total == 14 and (is_chiitoitsu(counts) or is_kokushi(counts)):
+        return True
+    return _standard_complete(counts)
+
+
+def _suit_complete(vec: Vec) -> tuple[bool, int]:
+    r = sum(vec) % 3
+    if r == 0:
+        return bool(suit_sets(vec)), 0
+    if r == 2:
+        return bool(suit_paired(vec)), 2
+    return False, 1
+
+
+def _standard_complete(counts: Sequence[int]) -> bool:
+    pairs = 0
+    for s in range(3):
+        ok, r = _suit_complete(tuple(counts[9 * s : 9 * s + 9]))
+        if not ok:
+            return False
+        pairs += r == 2
+    ok, r = _honors_ok(counts[27:34])
+    return ok and pairs + (r == 2) == 1
+
+
+# -- waits ------------------------------------------------------------------------
+
+
+def waits(counts: Sequence[int]) -> frozenset[int]:
+    """Tile kinds that complete a concealed part of 3k+1 tiles.
+
+    A kind whose four copies are all in the hand is not a wait (there is no fifth
+    tile; Tenhou: such a hand is not tenpai at an exhaustive draw).
+    """
+    total = sum(counts)
+    if total % 3 != 1:
+        raise ValueError(f"waits() needs 3k+1 tiles, got {total}")
+    found: set[int] = set()
+    vecs = [tuple(counts[9 * s : 9 * s + 9]) for s in range(3)]
+    honors = list(counts[27:34])
+    status = [_suit_complete(v) for v in vecs]
+    h_ok, h_r = _honors_ok(honors)
+    status.append((h_ok, h_r))
+    for part in range(4):
+        # Every other part must already be complete; this part takes the tile.
+        others = [status[i] for i in range(4) if i != part]
+        if not all(ok for ok, _ in others):
+            continue
+        other_pairs = sum(r == 2 for _, r in others)
+        if other_pairs > 1:
+            continue
+        if part < 3:
+            vec = vecs[part]
+            r = sum(vec) % 3
+            if r == 0 or (r == 1 and other_pairs) or (r == 2 and not other_pairs):
+                continue
+            v = list(vec)
+            for i in range(9):
+                if v[i] >= 4:
+                    continue
+                near = v[i] or (i > 0 and v[i - 1]) or (i < 8 and v[i + 1])
+                if not near:
+                    continue
+                v[i] += 1
+                ok, _ = _suit_complete(tuple(v))
+                v[i] -= 1
+                if ok:
+                    found.add(9 * part + i)
+        else:
+            for i in range(7):
+                if honors[i] in (1, 2):
+                    honors[i] += 1
+                    ok, r = _honors_ok(honors)
+                    honors[i] -= 1
+                    if ok and other_pairs + (r == 2) == 1:
+                        found.add(27 + i)
+    if total == 13:
+        found |= _special_waits(counts)
+    return frozenset(found)
+
+
+def _special_waits(counts: Sequence[int]) -> set[int]:
+    singles = [k for k in range(34) if counts[k] == 1]
+    if sum(c == 2 for c in counts) == 6 and len(singles) == 1:
+        return {singles[0]}
+    if sum(counts[k] for k in YAOCHU) == 13:
+        missing = [k for k in YAOCHU if not counts[k]]
+        if not missing:
+            return set(YAOCHU)
+        if len(missing) == 1:
+            return {missing[0]}
+    return set()
+
+
+# -- shanten ----------------------------------------------------------------------
+
+Frontier = tuple[tuple[int, int, int], ...]
+_FRONTIER: dict[Vec, Frontier] = {}
+_HONOR_FRONTIER: dict[Vec, Frontier] = {}
+
+
+def _prune(points: set[tuple[int, int, int]]) -> Frontier:
+    """Keep the (sets, partials, head) points not dominated within the same head."""
+    kept = [
+        p
+        for p in points
+        if not any(q != p and q[2] == p[2] and q[0] >= p[0] and q[1] >= p[1] for q in points)
+    ]
+    return tuple(sorted(kept))
+
+
+def _suit_frontier(vec: Vec) -> Frontier:
+    found = _FRONTIER.get(vec)
+    if found is not None:
+        return found
+    i = 0
+    while i < 9 and vec[i] == 0:
+        i += 1
+    if i == 9:
+        found = ((0, 0, 0),)
+    else:
+        v = list(vec)
+        points: set[tuple[int, int, int]] = set()
+
+        def take(delta: tuple[int, int, int], *idx: int) -> None:
+            for j in idx:
+                v[j] -= 1
+            for m, t, h in _suit_frontier(tuple(v)):
+                if h + delta[2] <= 1:
+                    points.add((m + delta[0], min(t + delta[1], 4), h + delta[2]))
+            for j in idx:
+                v[j] += 1
+
+        take((0, 0, 0), i)  # isolated tile
+        if v[i] >= 3:
+            take((1, 0, 0), i, i, i)
+        if v[i] >= 2:
+            take((0, 1, 0), i, i)
+            take((0, 0, 1), i, i)
+        if i <= 6 and v[i + 1] and v[i + 2]:
+            take((1, 0, 0), i, i + 1, i + 2)
+        if i <= 7 and v[i + 1]:
+            take((0, 1, 0), i, i + 1)
+        if i <= 6 and v[i + 2]:
+            take((0, 1, 0), i, i + 2)
+        found = _prune(points)
+    if len(_FRONTIER) > _CACHE_LIMIT:
+        _FRONTIER.clear()
+    _FRONTIER[vec] = found
+    return found
+
+
+_HONOR_ONE: Final[dict[int, Frontier]] = {
+    0: ((0, 0, 0),),
+    1: ((0, 0, 0),),
+    2: ((0, 0, 1), (0, 1, 0)),
+    3: ((0, 0, 1), (1, 0, 0)),
+    4: ((0, 1, 1), (1, 0, 0)),
+}
+
+
+def _merge(a: Frontier, b: Frontier) -> Frontier:
+    if len(a) == 1 and a[0] == (0, 0, 0):
+        return b
+    if len(b) == 1 and b[0] == (0, 0, 0):
+        return a
+    return _prune(
+        {
+            (m1 + m2, min(t1 + t2, 4), h1 + h2)
+            for m1, t1, h1 in a
+            for m2, t2, h2 in b
+            if h1 + h2 <= 1
+        }
+    )
+
+
+def _honor_frontier(h: Vec) -> Frontier:
+    found = _HONOR_FRONTIER.get(h)
+    if found is None:
+        found = ((0, 0, 0),)
+        for c in h:
+            found = _merge(found, _HONOR_ONE[c])
+        _HONOR_FRONTIER[h] = found
+    return found
+
+
+def _standard_shanten(counts: Sequence[int], total: int) -> int:
+    needed = total // 3
+    f = _honor_frontier(tuple(counts[27:34]))
+    for s in range(3):
+        f = _merge(f, _suit_frontier(tuple(counts[9 * s : 9 * s + 9])))
+    best = 8
+    for m, t, h in f:
+        m = min(m, needed)
+        t = min(t, needed - m)
+        best = min(best, 2 * needed - 2 * m - t - h)
+    return best
+
+
+def shanten(counts: Sequence[int]) -> int:
+    """Tiles away from tenpai: -1 complete, 0 tenpai, ... (standard, chiitoitsu, kokushi).
+
+    Works on 3k+1 or 3k+2 concealed tiles; seven pairs and thirteen orphans are only
+    considered for a fully concealed 13/14-tile part.
+    """
+    total = sum(counts)
+    if total % 3 == 0:
+        raise ValueError(f"shanten() needs 3k+1 or 3k+2 tiles, got {total}")
+    best = _standard_shanten(counts, total)
+    if total >= 13 and best > -1:
+        kinds = sum(1 for c in counts if c)
+        pairs = sum(1 for c in counts if c >= 2)
+        best = min(best, 6 - pairs + max(0, 7 - kinds))
+        yao_kinds = sum(1 for k in YAOCHU if counts[k])
+        yao_pair = any(counts[k] >= 2 for k in YAOCHU)
+        best = min(best, 13 - yao_kinds - yao_pair)
+    return best
