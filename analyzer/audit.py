@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from analyzer.audit_scores import check_chain
 from analyzer.replay import replay
 from analyzer.state import GameReplay
 from mjaudit.errors import LogFormatError
@@ -100,6 +101,9 @@ def audit_log(log: GameLog, rules: Ruleset, keep_replay: bool = False) -> FileAu
                 1 for w in rnd.wins if w.event.claims.dora_indicators is not None
             )
     findings.extend(game.findings)
+    chain, _, compared = check_chain(game, log.path)
+    findings.extend(chain)
+    checks["chain_values_compared"] += compared
     findings.sort(key=lambda f: (-f.severity.rank, f.event if f.event is not None else -1))
     return FileAudit(
         path=log.path,

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import assert_never
 
+from analyzer.hand import waits
 from analyzer.state import DrawRecord, GameReplay, PondTile, RoundReplay, WinRecord
 from mjaudit.errors import ReplayError, SourcePos
 from mjaudit.events import (
@@ -79,6 +80,8 @@ class RoundState:
         self.scores = list(start.scores)
         self.sticks = start.riichi_sticks
         self.seen: set[int] = set()
+        self.swap_ban: tuple[int, frozenset[int]] | None = None
+        self.pos = start.pos
         # -- dora bookkeeping
         self.dora: list[Tile | None] = [start.dora_indicator]
         self.dora_ids: list[int | None] = [start.dora_indicator_id]
@@ -282,6 +285,17 @@ class RoundState:
         seat = ev.seat
         if len(self.hands[seat]) + 3 * self.sets(seat) != 14:
             raise ReplayError(f"seat {seat} discards {ev.tile} out of turn")
+        if self.swap_ban is not None:
+            banned_seat, kinds = self.swap_ban
+            self.swap_ban = None
+            if banned_seat == seat and ev.tile.kind in kinds:
+                self.finding(
+                    "illegal-call",
+                    f"seat {seat} discards {ev.tile} right after calling for it (kuikae, "
+                    "a swap call, is forbidden)",
+                    ev.pos,
+                    seat,
+                )
         self.take(seat, ev.tile, ev.tile_id, "discards")
         is_riichi = self.declaring == seat
         if self.ippatsu[seat] and not is_riichi:
@@ -301,6 +315,31 @@ class RoundState:
         if self.riichi[seat]:
             raise ReplayError(f"seat {seat} declares riichi twice")
         self.declaring = seat
+        rules = self.rules
+        problems = []
+        if any(m.is_open for m in self.melds[seat]):
+            problems.append("with an open hand")
+        if rules.riichi_min_points is not None and self.scores[seat] < rules.riichi_min_points:
+            problems.append(f"with {self.scores[seat]} points (at least {rules.riichi_min_points})")
+        if (
+            rules.riichi_min_live_tiles is not None
+            and self.live_remaining < rules.riichi_min_live_tiles
+        ):
+            problems.append(
+                f"with {self.live_remaining} tiles left in the wall "
+                f"(at least {rules.riichi_min_live_tiles})"
+            )
+        if len(self.hands[seat]) + 3 * self.sets(seat) == 14 and not any(
+            waits(counts34(self.hands[seat], skip=t)) for t in set(self.hands[seat])
+        ):
+            problems.append("without being tenpai after any discard")
+        for problem in problems:
+            self.finding(
+                "illegal-riichi",
+                f"seat {seat} declares riichi {problem}",
+                ev.pos,
+                seat,
+            )
 
     def on_riichi_accepted(self, ev: RiichiAccepted) -> None:
         seat = ev.seat
@@ -312,18 +351,7 @@ class RoundState:
         self.scores[seat] -= 1000
         self.sticks += 1
         self.record.riichi_seats.append(seat)
-        if ev.scores is not None and tuple(ev.scores[: self.players]) != tuple(
-            self.scores[: self.players]
-        ):
-            self.finding(
-                "inconsistent-log",
-                f"after seat {seat}'s riichi stick the log has scores {list(ev.scores)}, "
-                f"the replay {self.scores}",
-                ev.pos,
-                seat,
-                list(self.scores),
-                list(ev.scores),
-            )
+        self.record.riichi_claims.append((self.event_index, seat, ev.scores))
 
     def on_meld(self, ev: DeclareMeld) -> None:
         seat, meld = ev.seat, ev.meld
@@ -342,6 +370,7 @@ class RoundState:
                 meld.called_id is not None and d_id is not None and meld.called_id != d_id
             ):
                 raise ReplayError(f"seat {seat} calls {meld.called} but the discard was {d_tile}")
+            self.check_call(seat, meld, d_seat, ev.pos)
             pond = self.ponds[d_seat]
             pond[-1].called = True
             if ids is not None and meld.called_id is not None:
@@ -402,7 +431,35 @@ class RoundState:
             assert_never(kind)
         self.last_draw = None
 
+    def check_call(self, seat: int, meld: Meld, from_seat: int, pos: SourcePos) -> None:
+        """Calls the rules forbid; the game can still be replayed, so these are findings."""
+        if meld.kind is MeldKind.CHI and from_seat != (seat - 1) % 4:
+            self.finding(
+                "illegal-call",
+                f"seat {seat} calls chi on seat {from_seat}'s discard; chi is only allowed "
+                "from the player on the left",
+                pos,
+                seat,
+            )
+        if self.live_remaining == 0:
+            self.finding(
+                "illegal-call",
+                f"seat {seat} calls {meld.kind.value} on the last discard of the hand, "
+                "which may only be won on",
+                pos,
+                seat,
+            )
+        if self.rules.kuikae_forbidden and meld.kind in (MeldKind.CHI, MeldKind.PON):
+            self.swap_ban = (seat, _swap_kinds(meld))
+
     def kan_declared(self, seat: int, kind: MeldKind) -> None:
+        if kind is not MeldKind.DAIMINKAN and self.live_remaining == 0:
+            self.finding(
+                "illegal-call",
+                f"seat {seat} declares a {kind.value} after the last tile was drawn",
+                self.pos,
+                seat,
+            )
         self.kans_by_seat[seat] += 1
         self.replacement_due = seat
         self.replacement_cause = kind
@@ -577,6 +634,34 @@ class RoundState:
         return rec
 
 
+def counts34(tiles: list[Tile] | tuple[Tile, ...], skip: Tile | None = None) -> list[int]:
+    """Counts per tile kind, leaving out one copy of ``skip``."""
+    counts = [0] * 34
+    for t in tiles:
+        counts[t.kind] += 1
+    if skip is not None:
+        counts[skip.kind] -= 1
+    return counts
+
+
+def _swap_kinds(meld: Meld) -> frozenset[int]:
+    """Kinds the caller may not discard right after this call (kuikae).
+
+    The called kind itself, and for a chi that used the called tile as an end of the
+    run, the kind at the other side (called 3m in 345m: 6m is banned too).
+    """
+    assert meld.called is not None
+    called = meld.called.kind
+    banned = {called}
+    if meld.kind is MeldKind.CHI:
+        low = min(t.kind for t in meld.tiles)
+        if called == low and called % 9 <= 5:
+            banned.add(called + 3)
+        elif called == low + 2 and called % 9 >= 3:
+            banned.add(called - 3)
+    return frozenset(banned)
+
+
 def replay(log: GameLog, rules: Ruleset) -> GameReplay:
     """Replay a whole game. Never raises for problems of the game itself."""
     game = GameReplay(log, rules)
@@ -601,6 +686,7 @@ def replay(log: GameLog, rules: Ruleset) -> GameReplay:
         if state is None or broken:
             continue
         state.event_index = index
+        state.pos = ev.pos
         try:
             _apply(state, ev, index)
         except ReplayError as exc:

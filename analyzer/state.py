@@ -81,6 +81,7 @@ class RoundReplay:
     draw: DrawRecord | None = None
     dora_indicators: list[Tile | None] = field(default_factory=list)
     riichi_seats: list[int] = field(default_factory=list)
+    riichi_claims: list[tuple[int, int, tuple[int, ...] | None]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     complete: bool = True
 
