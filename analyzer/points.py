@@ -1,0 +1,205 @@
+"""Points: limits, payments and settlement of wins, noten and nagashi.
+
+Tenhou (matrix §E): base = fu·2^(han+2), capped at 2000 (mangan); 6-7 han haneman
+3000, 8-10 baiman 4000, 11-12 sanbaiman 6000, 13+ yakuman 8000 when kazoe applies
+(else sanbaiman). A ron pays 4× the base (6× for the dealer); a tsumo costs the
+dealer 2× and each non-dealer 1×, a dealer tsumo 2× from everyone; every payment
+rounds up to 100. Kiriage (WRC, M.League) pays 4 han 30 fu and 3 han 60 fu as mangan.
+
+Sanma: with tsumo-son (Tenhou 3p) the absent player's share is simply not paid; a
+three-player ruleset without it splits that share between the two payers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from mjaudit.events import Limit
+from mjaudit.hands import HandResult, Payments
+from mjaudit.rules import Ruleset
+from mjaudit.yaku import Yaku
+
+__all__ = [
+    "base_points",
+    "hand_payments",
+    "nagashi_payments",
+    "noten_payments",
+    "round_up",
+    "settle_win",
+]
+
+MANGAN: Final = 2000
+_BANDS: Final = ((13, 8000, Limit.YAKUMAN), (11, 6000, Limit.SANBAIMAN),
+                 (8, 4000, Limit.BAIMAN), (6, 3000, Limit.HANEMAN), (5, 2000, Limit.MANGAN))
+_PAO_YAKU: Final = {"daisangen": Yaku.DAISANGEN, "daisuushii": Yaku.DAISUUSHII,
+                    "suukantsu": Yaku.SUUKANTSU}
+
+
+def round_up(points: int) -> int:
+    """Round a payment up to the next 100."""
+    return -(-points // 100) * 100
+
+
+def base_points(han: int, fu: int, yakuman: int, rules: Ruleset) -> tuple[int, Limit]:
+    """The base (basic points) and limit band of a hand."""
+    if yakuman:
+        return 8000 * yakuman, Limit.YAKUMAN
+    for min_han, base, limit in _BANDS:
+        if han >= min_han:
+            if limit is Limit.YAKUMAN and not rules.kazoe_yakuman:
+                # WRC, M.League, EMA: 13 han or more is sanbaiman.
+                return 6000, Limit.SANBAIMAN
+            return base, limit
+    base = fu * 2 ** (han + 2)
+    if base >= MANGAN:
+        return MANGAN, Limit.MANGAN
+    if rules.kiriage and base == 1920:
+        # Kiriage mangan: 4 han 30 fu and 3 han 60 fu round up to 2000.
+        return MANGAN, Limit.MANGAN
+    return base, Limit.NONE
+
+
+def hand_payments(
+    base: int, dealer: bool, tsumo: bool, players: int, rules: Ruleset
+) -> tuple[Payments, int]:
+    """What each payer owes (without honba and sticks) and the total received."""
+    if not tsumo:
+        ron = round_up(base * (6 if dealer else 4))
+        return Payments(discarder=ron), ron
+    split = players == 3 and not rules.tsumo_son
+    if dealer:
+        each = round_up(base * 3 if split else base * 2)
+        return Payments(non_dealer=each), each * (players - 1)
+    if split:
+        # The absent non-dealer's 1× share is split between the two payers.
+        from_dealer = round_up(base * 2 + base // 2)
+        from_other = round_up(base + base // 2)
+    else:
+        from_dealer = round_up(base * 2)
+        from_other = round_up(base)
+    return (
+        Payments(dealer=from_dealer, non_dealer=from_other),
+        from_dealer + from_other * (players - 2),
+    )
+
+
+def _seats(players: int) -> range:
+    return range(players)
+
+
+def _pao_share(result: HandResult, rules: Ruleset) -> int:
+    """The part of the hand the liable player covers, in points of ``result.total``."""
+    if rules.pao_scope == "whole" or not result.yakuman:
+        return result.total
+    pao_yaku = {_PAO_YAKU[name] for name in rules.pao_yakuman if name in _PAO_YAKU}
+    mult = sum(y.yakuman for y in result.yaku if y.yaku in pao_yaku)
+    return result.total * min(mult, result.yakuman) // result.yakuman
+
+
+def settle_win(
+    result: HandResult,
+    winner: int,
+    from_seat: int,
+    dealer: int,
+    honba: int,
+    riichi_sticks: int,
+    rules: Ruleset,
+    pao_seat: int | None = None,
+    players: int = 4,
+    takes_honba_and_sticks: bool = True,
+) -> tuple[int, ...]:
+    """Per-seat point deltas of one win (length 4; an empty sanma seat gets 0).
+
+    ``from_seat == winner`` is a tsumo. Honba: ``rules.honba_ron`` each on a ron, paid
+    by the discarder, ``rules.honba_tsumo_each`` from each payer on a tsumo. Sticks:
+    1000 each to the winner. A double ron is settled one winner at a time; Tenhou gives
+    honba and sticks only to the winner nearest the discarder
+    (``takes_honba_and_sticks=False`` for the other). Pao (Tenhou, matrix §E): on a
+    tsumo the liable seat pays everything, on a ron it pays half with the discarder;
+    the liable seat also pays the honba when ``rules.pao_pays_honba``.
+    """
+    deltas = [0, 0, 0, 0]
+    honba = honba if takes_honba_and_sticks else 0
+    tsumo = from_seat == winner
+    pao = pao_seat if pao_seat is not None and pao_seat != winner else None
+    if not tsumo:
+        amount = result.total
+        honba_pts = rules.honba_ron * honba
+        if pao is not None and pao != from_seat:
+            liable = round_up(_pao_share(result, rules) // 2)
+            deltas[pao] -= liable
+            deltas[from_seat] -= amount - liable
+            deltas[pao if rules.pao_pays_honba else from_seat] -= honba_pts
+        else:
+            deltas[from_seat] -= amount + honba_pts
+        deltas[winner] += amount + honba_pts
+    else:
+        payers = [s for s in _seats(players) if s != winner]
+        honba_each = rules.honba_tsumo_each * honba
+        owed = {s: _tsumo_share(result, s == dealer) + honba_each for s in payers}
+        if pao is not None:
+            share = _pao_share(result, rules)
+            # The liable seat pays the pao share in full; the rest is shared as usual.
+            rest = result.total - share
+            for s in payers:
+                normal = _tsumo_share(result, s == dealer)
+                part = normal * rest // result.total if result.total else 0
+                deltas[s] -= round_up(part) if part else 0
+            deltas[pao] -= share
+            honba_total = honba_each * len(payers)
+            if rules.pao_pays_honba:
+                deltas[pao] -= honba_total
+            else:
+                for s in payers:
+                    deltas[s] -= honba_each
+            deltas[winner] += -sum(deltas)
+        else:
+            for s, pay in owed.items():
+                deltas[s] -= pay
+            deltas[winner] += sum(owed.values())
+    if takes_honba_and_sticks:
+        deltas[winner] += 1000 * riichi_sticks
+    return tuple(deltas)
+
+
+def _tsumo_share(result: HandResult, payer_is_dealer: bool) -> int:
+    p = result.payments
+    if payer_is_dealer and p.dealer is not None:
+        return p.dealer
+    return p.non_dealer or 0
+
+
+def noten_payments(tenpai_seats: Iterable[int], players: int, rules: Ruleset) -> tuple[int, ...]:
+    """Exhaustive-draw payments: the noten seats pay ``rules.noten_pool`` to the tenpai.
+
+    Tenhou 4p: 3000 (1000/1500/3000 each); Tenhou 3p: 2000 (matrix §7).
+    """
+    tenpai = set(tenpai_seats)
+    deltas = [0, 0, 0, 0]
+    if not tenpai or len(tenpai) >= players:
+        return tuple(deltas)
+    gain = rules.noten_pool // len(tenpai)
+    loss = rules.noten_pool // (players - len(tenpai))
+    for s in _seats(players):
+        deltas[s] = gain if s in tenpai else -loss
+    return tuple(deltas)
+
+
+def nagashi_payments(
+    seats: Iterable[int], dealer: int, players: int, rules: Ruleset
+) -> tuple[int, ...]:
+    """Nagashi mangan: a mangan tsumo for each such seat, no honba (Tenhou ``nm``)."""
+    deltas = [0, 0, 0, 0]
+    for winner in seats:
+        payments, _ = hand_payments(MANGAN, winner == dealer, True, players, rules)
+        for s in _seats(players):
+            if s == winner:
+                continue
+            if s == dealer and payments.dealer is not None:
+                pay = payments.dealer
+            else:
+                pay = payments.non_dealer or 0
+            deltas[s] -= pay
+            deltas[winner] += pay
+    return tuple(deltas)

@@ -1,0 +1,226 @@
+"""The scorer: a complete hand and its situation in, an explained :class:`HandResult` out.
+
+>>> from mjaudit.tiles import Tile, tiles
+>>> from mjaudit.hands import WinContext
+>>> from mjaudit.rules import preset
+>>> r = score(tiles("234m567p2234567s8s"), Tile("8s"), (), WinContext(tsumo=False,
+...           riichi=True), preset("tenhou"))
+>>> r.han, r.fu, r.total, [str(y) for y in r.yaku]
+(3, 30, 3900, ['riichi 1', 'pinfu 1', 'tanyao 1'])
+
+Every reading of the hand is evaluated (four sets and a pair with each way the winning
+tile fits, seven pairs, thirteen orphans) and the best one kept, Tenhou's way (matrix
+§C "choice among decompositions"): the most yakuman, then the most han, then the most
+fu. Dora never make a hand winnable: a hand with no yaku raises
+``NotAWin("no-yaku-win")``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from analyzer.fu import CHIITOITSU_FU, FuResult, reading_fu
+from analyzer.hand import decompose, is_chiitoitsu, is_kokushi
+from analyzer.points import base_points, hand_payments
+from analyzer.readings import meld_groups, readings
+from analyzer.yaku_shapes import kind_mask, sequence_yaku, set_yaku, tile_yaku, valued_kinds
+from analyzer.yaku_situational import entry, situational_yaku, situational_yakuman
+from analyzer.yaku_yakuman import (
+    chuuren_yakuman,
+    kokushi_yakuman,
+    reading_yakuman,
+    tile_yakuman,
+)
+from mjaudit.hands import HandResult, WinContext, YakuHan
+from mjaudit.melds import Meld, MeldKind
+from mjaudit.rules import Ruleset
+from mjaudit.tiles import Tile, to_mpsz
+from mjaudit.yaku import Yaku
+
+__all__ = ["NotAWin", "score"]
+
+_NORTH = 30
+_KOKUSHI_FU: FuResult = (0, ())
+
+
+class NotAWin(Exception):
+    """The tiles are not a legal win: ``code`` is ``no-yaku-win`` or ``not-a-winning-hand``."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    yakuman: tuple[YakuHan, ...]
+    yaku: tuple[YakuHan, ...]
+    han: int
+    fu: FuResult
+
+    def key(self, composite: bool) -> tuple[int, int, int]:
+        return (_multiplier(self.yakuman, composite), self.han, self.fu[0])
+
+
+def _multiplier(yakuman: Sequence[YakuHan], composite: bool) -> int:
+    if not yakuman:
+        return 0
+    if composite:
+        return sum(y.yakuman for y in yakuman)
+    # WRC, EMA: different yakuman do not stack; the largest one counts.
+    return max(y.yakuman for y in yakuman)
+
+
+def _describe(concealed: Sequence[Tile], melds: Sequence[Meld]) -> str:
+    text = to_mpsz(concealed)
+    if melds:
+        text += " " + " ".join(str(m) for m in melds)
+    return text
+
+
+def score(
+    concealed: Sequence[Tile],
+    win_tile: Tile,
+    melds: Sequence[Meld],
+    ctx: WinContext,
+    rules: Ruleset,
+) -> HandResult:
+    """Score a win. ``concealed`` includes the winning tile; melds hold calls and ankans.
+
+    Yakuman hands report ``han = 13 × multiplier`` and no dora (Tenhou lists none);
+    a kazoe yakuman keeps its real han and yaku, ``yakuman = 0`` and limit YAKUMAN.
+    """
+    counts = [0] * 34
+    for t in concealed:
+        counts[t.kind] += 1
+    win = win_tile.kind
+    sets_melds = [m for m in melds if m.kind is not MeldKind.KITA]
+    if not counts[win]:
+        raise NotAWin(
+            "not-a-winning-hand",
+            f"{_describe(concealed, melds)}: the winning tile {win_tile} is not in the hand",
+        )
+    if len(concealed) + 3 * len(sets_melds) != 14:
+        raise NotAWin(
+            "not-a-winning-hand",
+            f"{_describe(concealed, melds)}: {len(concealed)} concealed tiles and "
+            f"{len(sets_melds)} melds are not a hand of 14",
+        )
+    groups = meld_groups(sets_melds)
+    all_counts = counts[:]
+    for m in sets_melds:
+        for t in m.tiles:
+            all_counts[t.kind] += 1
+    mask = kind_mask([k for k in range(34) if all_counts[k]])
+    closed = not groups.opened
+    composite = rules.composite_yakuman
+
+    situational = situational_yaku(ctx, rules, closed)
+    situ_ym = situational_yakuman(ctx, rules)
+    tiles_ym = tile_yakuman(mask)
+    hand_wide = situational + tile_yaku(mask, groups.opened, rules)
+    candidates: list[_Candidate] = []
+
+    decompositions = decompose(counts)
+    if decompositions:
+        valued = valued_kinds(ctx.seat_wind, ctx.round_wind)
+        extra_ym = chuuren_yakuman(counts, mask, win, rules) if not sets_melds else []
+        for d in decompositions:
+            for r in readings(d, groups, win, ctx.tsumo):
+                ym = situ_ym + tiles_ym + extra_ym + reading_yakuman(r, rules)
+                yaku = (
+                    hand_wide
+                    + sequence_yaku(r, valued)
+                    + set_yaku(r, ctx.seat_wind, ctx.round_wind)
+                )
+                pinfu = any(y.yaku is Yaku.PINFU for y in yaku)
+                fu = reading_fu(
+                    r, pinfu, ctx.tsumo, ctx.rinshan, ctx.seat_wind, ctx.round_wind, rules
+                )
+                candidates.append(
+                    _Candidate(tuple(ym), tuple(yaku), sum(y.han for y in yaku), fu)
+                )
+    if not sets_melds and is_chiitoitsu(counts):
+        yaku = [*hand_wide, entry(Yaku.CHIITOITSU, 2)]
+        candidates.append(
+            _Candidate(tuple(situ_ym + tiles_ym), tuple(yaku), sum(y.han for y in yaku),
+                       CHIITOITSU_FU)
+        )
+    if not sets_melds and is_kokushi(counts):
+        ym = situ_ym + kokushi_yakuman(counts, win, rules)
+        # Tenhou reports kokushi with 0 fu (ten="0,32000,5").
+        candidates.append(_Candidate(tuple(ym), (), 0, _KOKUSHI_FU))
+    if not candidates:
+        raise NotAWin(
+            "not-a-winning-hand",
+            f"{_describe(concealed, melds)} with {win_tile}: not four sets and a pair, "
+            "seven pairs or thirteen orphans",
+        )
+    best = max(candidates, key=lambda c: c.key(composite))
+    mult = _multiplier(best.yakuman, composite)
+    if not mult and not best.han:
+        raise NotAWin(
+            "no-yaku-win",
+            f"{_describe(concealed, melds)} with {win_tile}: no yaku (dora do not count)",
+        )
+    return _result(best, mult, all_counts, concealed, sets_melds, melds, ctx, rules)
+
+
+def _count_dora(indicators: Sequence[Tile], all_counts: Sequence[int], kita: int,
+                players: int) -> int:
+    n = 0
+    for ind in indicators:
+        k = ind.dora(players).kind
+        n += all_counts[k]
+        if k == _NORTH:
+            # A North indicated as dora adds one more per extracted North (matrix §A).
+            n += kita
+    return n
+
+
+def _result(
+    best: _Candidate,
+    mult: int,
+    all_counts: Sequence[int],
+    concealed: Sequence[Tile],
+    sets_melds: Sequence[Meld],
+    melds: Sequence[Meld],
+    ctx: WinContext,
+    rules: Ruleset,
+) -> HandResult:
+    fu, fu_parts = best.fu
+    if mult:
+        yaku = tuple(sorted(best.yakuman, key=lambda y: y.yaku))
+        han, dora, aka, ura, kita = 13 * mult, 0, 0, 0, 0
+    else:
+        kita = sum(1 for m in melds if m.kind is MeldKind.KITA) or ctx.kita
+        dora = _count_dora(ctx.dora_indicators, all_counts, kita, ctx.players)
+        aka = 0
+        if rules.aka:
+            aka = sum(1 for t in concealed if t.red)
+            aka += sum(1 for m in sets_melds for t in m.tiles if t.red)
+        ura = 0
+        if (ctx.riichi or ctx.double_riichi) and rules.ura_dora:
+            ura = _count_dora(ctx.ura_indicators, all_counts, kita, ctx.players)
+        yaku = tuple(sorted(best.yaku, key=lambda y: y.yaku))
+        han = best.han + dora + aka + ura + kita
+    base, limit = base_points(han, fu, mult, rules)
+    payments, total = hand_payments(base, ctx.is_dealer, ctx.tsumo, ctx.players, rules)
+    return HandResult(
+        han=han,
+        fu=fu,
+        yakuman=mult,
+        limit=limit,
+        yaku=yaku,
+        dora=dora,
+        aka=aka,
+        ura=ura,
+        kita=kita,
+        fu_parts=fu_parts,
+        base=base,
+        total=total,
+        payments=payments,
+    )
+

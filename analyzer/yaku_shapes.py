@@ -1,0 +1,144 @@
+"""Regular yaku of the tiles: one family per function.
+
+- tile families (:func:`tile_yaku`): tanyao, honitsu, chinitsu, honroutou; they depend
+  only on which kinds the hand holds, so they are computed once per hand;
+- sequence families (:func:`sequence_yaku`): pinfu, iipeikou, ryanpeikou, sanshoku,
+  ittsu, chanta, junchan;
+- set families (:func:`set_yaku`): yakuhai, toitoi, sanankou, sankantsu, sanshoku
+  doukou, shousangen.
+
+Han follow Tenhou (matrix §D "open reductions"): sanshoku, ittsu and chanta drop from
+2 to 1 when open, junchan and honitsu from 3 to 2, chinitsu from 6 to 5.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from analyzer.readings import Reading, Wait
+from analyzer.yaku_situational import entry
+from mjaudit.hands import YakuHan
+from mjaudit.rules import Ruleset
+from mjaudit.yaku import Yaku
+
+__all__ = [
+    "YAOCHU_MASK",
+    "kind_mask",
+    "sequence_yaku",
+    "set_yaku",
+    "tile_yaku",
+    "valued_kinds",
+]
+
+YAOCHU_MASK: Final = sum(1 << k for k in (0, 8, 9, 17, 18, 26, *range(27, 34)))
+HONOR_MASK: Final = sum(1 << k for k in range(27, 34))
+SUIT_MASKS: Final = (0x1FF, 0x1FF << 9, 0x1FF << 18)
+DRAGONS: Final = (31, 32, 33)
+_DRAGON_YAKU: Final = {31: Yaku.HAKU, 32: Yaku.HATSU, 33: Yaku.CHUN}
+
+
+def kind_mask(kinds: list[int]) -> int:
+    mask = 0
+    for k in kinds:
+        mask |= 1 << k
+    return mask
+
+
+def valued_kinds(seat_wind: int, round_wind: int) -> frozenset[int]:
+    """Kinds whose triplet is a yaku (and whose pair earns fu): dragons and own winds."""
+    return frozenset((31, 32, 33, 27 + seat_wind, 27 + round_wind))
+
+
+def tile_yaku(mask: int, opened: bool, rules: Ruleset) -> list[YakuHan]:
+    """Yaku decided by the set of kinds present (``mask`` bit k = kind k is held)."""
+    out: list[YakuHan] = []
+    if not mask & YAOCHU_MASK:
+        # Kuitan: an open tanyao counts only where the rules allow it.
+        if not opened or rules.kuitan:
+            out.append(entry(Yaku.TANYAO, 1))
+        return out
+    suits = sum(1 for sm in SUIT_MASKS if mask & sm)
+    honors = bool(mask & HONOR_MASK)
+    if suits == 1:
+        if honors:
+            out.append(entry(Yaku.HONITSU, 2 if opened else 3))
+        else:
+            out.append(entry(Yaku.CHINITSU, 5 if opened else 6))
+    if not mask & ~YAOCHU_MASK:
+        out.append(entry(Yaku.HONROUTOU, 2))
+    return out
+
+
+def _is_yaochu(k: int) -> bool:
+    return k >= 27 or k % 9 in (0, 8)
+
+
+def sequence_yaku(r: Reading, valued: frozenset[int]) -> list[YakuHan]:
+    seqs = r.sequences
+    if not seqs:
+        return []
+    out: list[YakuHan] = []
+    if (
+        not r.opened
+        and len(seqs) == 4
+        and r.wait is Wait.RYANMEN
+        and r.pair not in valued
+    ):
+        out.append(entry(Yaku.PINFU, 1))
+    if not r.opened and len(seqs) >= 2:
+        dupes = sum(seqs.count(s) // 2 for s in set(seqs))
+        if dupes >= 2:
+            out.append(entry(Yaku.RYANPEIKOU, 3))
+        elif dupes == 1:
+            out.append(entry(Yaku.IIPEIKOU, 1))
+    if len(seqs) >= 3:
+        present = set(seqs)
+        if any(s in present and s + 9 in present and s + 18 in present for s in range(7)):
+            out.append(entry(Yaku.SANSHOKU, 1 if r.opened else 2))
+        if any(b in present and b + 3 in present and b + 6 in present for b in (0, 9, 18)):
+            out.append(entry(Yaku.ITTSU, 1 if r.opened else 2))
+    # Chanta/junchan: every group and the pair hold a terminal or honour; without a
+    # sequence the hand is honroutou or chinroutou instead.
+    if (
+        _is_yaochu(r.pair)
+        and all(s % 9 in (0, 6) for s in seqs)
+        and all(_is_yaochu(p.kind) for p in r.sets)
+    ):
+        honors = r.pair >= 27 or any(p.kind >= 27 for p in r.sets)
+        if honors:
+            out.append(entry(Yaku.CHANTA, 1 if r.opened else 2))
+        else:
+            out.append(entry(Yaku.JUNCHAN, 2 if r.opened else 3))
+    return out
+
+
+def set_yaku(r: Reading, seat_wind: int, round_wind: int) -> list[YakuHan]:
+    sets = r.sets
+    if not sets:
+        return []
+    out: list[YakuHan] = []
+    kinds = [p.kind for p in sets]
+    dragons = 0
+    for k in kinds:
+        if k >= 31:
+            dragons += 1
+            out.append(entry(_DRAGON_YAKU[k], 1))
+        elif k >= 27:
+            # A double wind triplet scores both yaku (Tenhou ids 10-13 and 14-17).
+            if k == 27 + seat_wind:
+                out.append(entry(Yaku(Yaku.SEAT_WIND_EAST + seat_wind), 1))
+            if k == 27 + round_wind:
+                out.append(entry(Yaku(Yaku.ROUND_WIND_EAST + round_wind), 1))
+    if len(sets) == 4:
+        out.append(entry(Yaku.TOITOI, 2))
+    if r.concealed_sets == 3:
+        out.append(entry(Yaku.SANANKOU, 2))
+    if r.kans == 3:
+        out.append(entry(Yaku.SANKANTSU, 2))
+    if len(sets) >= 3:
+        present = set(kinds)
+        if any(k in present and k + 9 in present and k + 18 in present for k in range(9)):
+            out.append(entry(Yaku.SANSHOKU_DOUKOU, 2))
+    if dragons == 2 and r.pair >= 31:
+        out.append(entry(Yaku.SHOUSANGEN, 2))
+    return out

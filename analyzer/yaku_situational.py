@@ -1,0 +1,61 @@
+"""Yaku of the situation: how and when the hand won, not what it holds.
+
+The replay engine decides the flags in :class:`~mjaudit.hands.WinContext` (first
+go-around, ippatsu breaks, last tile, kan replacement); this module only turns them
+into yaku, so a flag the engine set is trusted here.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from mjaudit.hands import WinContext, YakuHan
+from mjaudit.rules import Ruleset
+from mjaudit.yaku import Yaku
+
+__all__ = ["entry", "situational_yaku", "situational_yakuman"]
+
+
+@cache
+def entry(yaku: Yaku, han: int, yakuman: int = 0) -> YakuHan:
+    """An interned :class:`YakuHan` (the scorer builds the same few thousands of times)."""
+    return YakuHan(yaku, han, yakuman)
+
+
+def situational_yaku(ctx: WinContext, rules: Ruleset, closed: bool) -> list[YakuHan]:
+    """Riichi, ippatsu, menzen tsumo, last tile, kan and (mangan) renhou yaku."""
+    out: list[YakuHan] = []
+    if ctx.double_riichi:
+        # Tenhou id 21 replaces riichi (id 1); it is 2 han.
+        out.append(entry(Yaku.DOUBLE_RIICHI, 2))
+    elif ctx.riichi:
+        out.append(entry(Yaku.RIICHI, 1))
+    if ctx.ippatsu and rules.ippatsu and (ctx.riichi or ctx.double_riichi):
+        out.append(entry(Yaku.IPPATSU, 1))
+    if ctx.tsumo and closed:
+        out.append(entry(Yaku.MENZEN_TSUMO, 1))
+    if ctx.chankan and not ctx.tsumo:
+        out.append(entry(Yaku.CHANKAN, 1))
+    if ctx.rinshan and ctx.tsumo:
+        out.append(entry(Yaku.RINSHAN, 1))
+    # Tenhou: a rinshan win is never haitei, whatever the flag says.
+    if ctx.haitei and ctx.tsumo and not ctx.rinshan:
+        out.append(entry(Yaku.HAITEI, 1))
+    if ctx.houtei and not ctx.tsumo:
+        out.append(entry(Yaku.HOUTEI, 1))
+    if ctx.renhou and not ctx.tsumo and rules.renhou == "mangan":
+        # EMA: renhou is a mangan; it is entered as 5 han that stack with other yaku.
+        out.append(entry(Yaku.RENHOU, 5))
+    return out
+
+
+def situational_yakuman(ctx: WinContext, rules: Ruleset) -> list[YakuHan]:
+    """Tenhou, chiihou and (where the rules make it one) renhou."""
+    out: list[YakuHan] = []
+    if ctx.tenhou and ctx.tsumo:
+        out.append(entry(Yaku.TENHOU, 13, 1))
+    if ctx.chiihou and ctx.tsumo:
+        out.append(entry(Yaku.CHIIHOU, 13, 1))
+    if ctx.renhou and not ctx.tsumo and rules.renhou == "yakuman":
+        out.append(entry(Yaku.RENHOU, 13, 1))
+    return out
