@@ -30,10 +30,18 @@ __all__ = [
 ]
 
 MANGAN: Final = 2000
-_BANDS: Final = ((13, 8000, Limit.YAKUMAN), (11, 6000, Limit.SANBAIMAN),
-                 (8, 4000, Limit.BAIMAN), (6, 3000, Limit.HANEMAN), (5, 2000, Limit.MANGAN))
-_PAO_YAKU: Final = {"daisangen": Yaku.DAISANGEN, "daisuushii": Yaku.DAISUUSHII,
-                    "suukantsu": Yaku.SUUKANTSU}
+_BANDS: Final = (
+    (13, 8000, Limit.YAKUMAN),
+    (11, 6000, Limit.SANBAIMAN),
+    (8, 4000, Limit.BAIMAN),
+    (6, 3000, Limit.HANEMAN),
+    (5, 2000, Limit.MANGAN),
+)
+_PAO_YAKU: Final = {
+    "daisangen": Yaku.DAISANGEN,
+    "daisuushii": Yaku.DAISUUSHII,
+    "suukantsu": Yaku.SUUKANTSU,
+}
 
 
 def round_up(points: int) -> int:

@@ -139,14 +139,13 @@ def score(
                 fu = reading_fu(
                     r, pinfu, ctx.tsumo, ctx.rinshan, ctx.seat_wind, ctx.round_wind, rules
                 )
-                candidates.append(
-                    _Candidate(tuple(ym), tuple(yaku), sum(y.han for y in yaku), fu)
-                )
+                candidates.append(_Candidate(tuple(ym), tuple(yaku), sum(y.han for y in yaku), fu))
     if not sets_melds and is_chiitoitsu(counts):
         yaku = [*hand_wide, entry(Yaku.CHIITOITSU, 2)]
         candidates.append(
-            _Candidate(tuple(situ_ym + tiles_ym), tuple(yaku), sum(y.han for y in yaku),
-                       CHIITOITSU_FU)
+            _Candidate(
+                tuple(situ_ym + tiles_ym), tuple(yaku), sum(y.han for y in yaku), CHIITOITSU_FU
+            )
         )
     if not sets_melds and is_kokushi(counts):
         ym = situ_ym + kokushi_yakuman(counts, win, rules)
@@ -168,8 +167,9 @@ def score(
     return _result(best, mult, all_counts, concealed, sets_melds, melds, ctx, rules)
 
 
-def _count_dora(indicators: Sequence[Tile], all_counts: Sequence[int], kita: int,
-                players: int) -> int:
+def _count_dora(
+    indicators: Sequence[Tile], all_counts: Sequence[int], kita: int, players: int
+) -> int:
     n = 0
     for ind in indicators:
         k = ind.dora(players).kind
@@ -223,4 +223,3 @@ def _result(
         total=total,
         payments=payments,
     )
-

@@ -78,12 +78,7 @@ def sequence_yaku(r: Reading, valued: frozenset[int]) -> list[YakuHan]:
     if not seqs:
         return []
     out: list[YakuHan] = []
-    if (
-        not r.opened
-        and len(seqs) == 4
-        and r.wait is Wait.RYANMEN
-        and r.pair not in valued
-    ):
+    if not r.opened and len(seqs) == 4 and r.wait is Wait.RYANMEN and r.pair not in valued:
         out.append(entry(Yaku.PINFU, 1))
     if not r.opened and len(seqs) >= 2:
         dupes = sum(seqs.count(s) // 2 for s in set(seqs))

@@ -78,9 +78,7 @@ def reading_yakuman(r: Reading, rules: Ruleset) -> list[YakuHan]:
     return out
 
 
-def chuuren_yakuman(
-    counts: Sequence[int], mask: int, win: int, rules: Ruleset
-) -> list[YakuHan]:
+def chuuren_yakuman(counts: Sequence[int], mask: int, win: int, rules: Ruleset) -> list[YakuHan]:
     """Chuuren poutou: a closed hand (no kan either) of 1112345678999 plus one tile."""
     suit = next((i for i, sm in enumerate(SUIT_MASKS) if mask & sm), -1)
     if suit < 0 or mask & ~SUIT_MASKS[suit]:
@@ -99,4 +97,3 @@ def kokushi_yakuman(counts: Sequence[int], win: int, rules: Ruleset) -> list[Yak
     if counts[win] == 2:
         return [_double(Yaku.KOKUSHI_13, rules)]
     return [_single(Yaku.KOKUSHI)]
-
