@@ -52,11 +52,9 @@ def valued_kinds(seat_wind: int, round_wind: int) -> frozenset[int]:
 def tile_yaku(mask: int, opened: bool, rules: Ruleset) -> list[YakuHan]:
     """Yaku decided by the set of kinds present (``mask`` bit k = kind k is held)."""
     out: list[YakuHan] = []
-    if not mask & YAOCHU_MASK:
-        # Kuitan: an open tanyao counts only where the rules allow it.
-        if not opened or rules.kuitan:
-            out.append(entry(Yaku.TANYAO, 1))
-        return out
+    # Kuitan: an open tanyao counts only where the rules allow it.
+    if not mask & YAOCHU_MASK and (not opened or rules.kuitan):
+        out.append(entry(Yaku.TANYAO, 1))
     suits = sum(1 for sm in SUIT_MASKS if mask & sm)
     honors = bool(mask & HONOR_MASK)
     if suits == 1:
