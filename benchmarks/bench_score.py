@@ -17,19 +17,39 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analyzer.scoring import NotAWin, score  # noqa: E402
-from tests.scoring_generator import GeneratedWin, generate_wins  # noqa: E402
-from tests.test_scoring_differential import TENHOU, _library  # noqa: E402
+from analyzer.hand import shanten, waits
+from analyzer.scoring import NotAWin, score
+from tests.scoring_generator import GeneratedWin, generate_wins
+from tests.test_scoring_differential import TENHOU, _library
 
 
 def _ours(wins: list[GeneratedWin]) -> float:
+    rejected = 0
     start = time.perf_counter()
     for w in wins:
         try:
             score(w.concealed, w.win_tile, w.melds, w.ctx, TENHOU)
         except NotAWin:
-            pass
+            rejected += 1
     return time.perf_counter() - start
+
+
+def _analysis(wins: list[GeneratedWin]) -> float:
+    """Waits and shanten of every 13-tile hand left by discarding each concealed tile."""
+    hands: list[list[int]] = []
+    for w in wins:
+        counts = [0] * 34
+        for t in w.concealed:
+            counts[t.kind] += 1
+        for k in {t.kind for t in w.concealed}:
+            counts[k] -= 1
+            hands.append(counts[:])
+            counts[k] += 1
+    start = time.perf_counter()
+    for c in hands:
+        waits(c)
+        shanten(c)
+    return len(hands) / (time.perf_counter() - start)
 
 
 def _theirs(wins: list[GeneratedWin]) -> float:
@@ -53,6 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"mjaudit (cold tables): {n / cold:10.0f} hands/s")
     print(f"mjaudit (best of {args.repeat}):  {n / ours:10.0f} hands/s")
     print(f"mahjong (best of {args.repeat}):  {n / theirs:10.0f} hands/s")
+    print(f"waits+shanten: {_analysis(wins):10.0f} hands/s (13-tile hands after each discard)")
     print(f"ratio mjaudit/mahjong: {theirs / ours:.1f}x (cold: {theirs / cold:.1f}x)")
     return 0
 
