@@ -1,0 +1,404 @@
+"""Tenhou JSON ("tenhou.net/6", mjlog2json) -> format-neutral events.
+
+Layout: ../shared/reference/tenhou-format.md §2. Two producers write it (§2):
+the server converter (one whole game: ``ref``, ``log``, ``rule``, ``sc``,
+``connection`` ...) and the log viewer's export (``title``, ``name``, ``rule``,
+``log``, usually one kyoku per object). A file may hold one object, a JSON list of
+objects, or one object per line (mjx's JSON Lines); all the kyoku of one file form
+one game, in file order, so a file with a single kyoku is a game of one round.
+
+What the JSON does not have, the events leave out: physical tile ids (None), dice
+and the wall seed (None), the winner's hand and winning tile (None). The order of
+play and the kan dora times are rebuilt (see :mod:`parsers.tenhou_json_round`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from mjaudit.errors import LogFormatError, SourcePos
+from mjaudit.events import (
+    EndClaims,
+    Event,
+    GameEnd,
+    GameLog,
+    GameStart,
+    PlayerInfo,
+    Presence,
+    RoundDraw,
+    RoundStart,
+    RulesHint,
+    round_label,
+)
+from mjaudit.tiles import Tile
+from parsers.tenhou_json_result import AkaFlags, JsonFail, parse_result, tile_of
+from parsers.tenhou_json_round import (
+    Out,
+    Take,
+    build_round,
+    order_actions,
+    parse_out,
+    parse_take,
+)
+
+__all__ = ["parse_tenhou_json", "rules_hint_from_disp"]
+
+_ROOMS = {"般": "ippan", "上": "joukyuu", "特": "tokujou", "鳳": "houou"}
+# tenhou-format.md §1.4: dan 0..20; the JSON writes the Japanese names.
+_DANS = (
+    ["新人"]
+    + [f"{n}級" for n in "９８７６５４３２１"]
+    + ["初段", "二段", "三段", "四段", "五段", "六段", "七段", "八段", "九段", "十段", "天鳳位"]
+)
+_DAN_ROMAJI = (
+    ["shinjin"]
+    + [f"{n}kyu" for n in range(9, 0, -1)]
+    + [f"{n}dan" for n in range(1, 11)]
+    + ["tenhoui"]
+)
+_DAN_MAP = dict(zip(_DANS, _DAN_ROMAJI, strict=True))
+_DAN_MAP.update({f"{n}級": f"{n}kyu" for n in range(1, 10)})
+
+
+def rules_hint_from_disp(disp: str, aka: bool | None, players: int) -> RulesHint:
+    """The rules hint of ``rule.disp`` (e.g. 四鳳南喰赤, 三鳳南喰赤, 般東喰赤, 上東喰赤速).
+
+    The string is built from the GO type bits (§1.3): room 般/上/特/鳳, 東 (tonpuusen)
+    or 南 (hanchan), 喰 = kuitan on, 赤 = aka on, 速 = fast, 三 in front for sanma.
+    A string of another shape (Mahjong Soul converters, AI self-play) says nothing
+    about the rules beyond what ``aka`` says.
+    """
+    tenhou_like = any(c in disp for c in "東南") and any(c in disp for c in "般上特鳳")
+    if aka is None and tenhou_like:
+        aka = "赤" in disp
+    room = next((name for c, name in _ROOMS.items() if c in disp), None)
+    desc = f"{players}p Tenhou JSON, rule.disp {disp!r}"
+    if not tenhou_like:
+        desc += " (not a Tenhou room: rules assumed)"
+    return RulesHint(
+        source="tenhou-json",
+        players=players,
+        aka=aka,
+        kuitan=("喰" in disp) if tenhou_like else None,
+        hanchan=("南" in disp) if tenhou_like else None,
+        fast=("速" in disp) if tenhou_like else None,
+        room=room,
+        special_lobby=not tenhou_like,
+        description=desc,
+        extras=(("disp", disp),),
+    )
+
+
+class _Doc:
+    """One JSON object of the file, with the line it started on (JSON Lines) or None."""
+
+    def __init__(self, obj: dict[str, Any], line: int | None) -> None:
+        self.obj = obj
+        self.line = line
+
+
+def _split_docs(data: bytes, path: str) -> list[_Doc]:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise LogFormatError(path, f"byte {exc.start}", "not UTF-8 text") from None
+    docs: list[_Doc] = []
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError as first_error:
+        lines = text.splitlines()
+        if sum(1 for ln in lines if ln.strip()) < 2:
+            raise LogFormatError(
+                path,
+                f"line {first_error.lineno}, column {first_error.colno}",
+                f"not valid JSON: {first_error.msg}",
+            ) from None
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise LogFormatError(
+                    path, f"line {number}, column {exc.colno}", f"not valid JSON: {exc.msg}"
+                ) from None
+            if not isinstance(obj, dict):
+                raise LogFormatError(
+                    path, f"line {number}", "expected a JSON object per line"
+                ) from None
+            docs.append(_Doc(obj, number))
+        return docs
+    items = whole if isinstance(whole, list) else [whole]
+    for k, obj in enumerate(items):
+        if not isinstance(obj, dict):
+            raise LogFormatError(path, f"item {k + 1}", "expected a JSON object with a 'log'")
+        docs.append(_Doc(obj, None))
+    return docs
+
+
+def _aka_flags(rule: dict[str, Any]) -> tuple[AkaFlags, bool | None]:
+    """Red fives per suit: ``aka51..53`` (server), or ``aka`` (viewer: 1/0), else on."""
+    keys = ("aka51", "aka52", "aka53")
+    if any(k in rule for k in keys):
+        flags = tuple(bool(rule.get(k, 0)) for k in keys)
+        return (flags[0], flags[1], flags[2]), any(flags)
+    if "aka" in rule:
+        on = bool(rule["aka"])
+        return (on, on, on), on
+    return (True, True, True), None
+
+
+def _players(obj: dict[str, Any], rule: dict[str, Any]) -> int:
+    disp = str(rule.get("disp", ""))
+    if disp.startswith("三"):
+        return 3
+    log = obj.get("log")
+    if (
+        isinstance(log, list)
+        and log
+        and isinstance(log[0], list)
+        and len(log[0]) == 17
+        and log[0][13] == log[0][14] == log[0][15] == []
+    ):
+        return 3
+    return 4
+
+
+def _player_infos(obj: dict[str, Any], players: int) -> tuple[PlayerInfo, ...]:
+    names = obj.get("name")
+    if not isinstance(names, list):
+        names = [""] * 4
+    dans = obj.get("dan") if isinstance(obj.get("dan"), list) else None
+    rates = obj.get("rate") if isinstance(obj.get("rate"), list) else None
+    sexes = obj.get("sx") if isinstance(obj.get("sx"), list) else None
+    infos = []
+    for s in range(4):
+        name = str(names[s]) if s < len(names) and names[s] is not None else ""
+        dan = rate = sex = None
+        if dans is not None and s < len(dans) and s < players:
+            dan = _DAN_MAP.get(str(dans[s]), str(dans[s]))
+        if rates is not None and s < len(rates) and isinstance(rates[s], int | float):
+            rate = float(rates[s]) if s < players else None
+        if sexes is not None and s < len(sexes) and s < players:
+            sex = str(sexes[s]) or None
+        infos.append(PlayerInfo(name, dan, rate, sex))
+    return tuple(infos)
+
+
+class _Game:
+    def __init__(self, path: str, docs: list[_Doc]) -> None:
+        self.path = path
+        self.docs = docs
+        head = docs[0].obj
+        rule = head.get("rule") if isinstance(head.get("rule"), dict) else {}
+        assert isinstance(rule, dict)
+        self.aka, aka_on = _aka_flags(rule)
+        self.players = _players(head, rule)
+        self.hint = rules_hint_from_disp(str(rule.get("disp", "")), aka_on, self.players)
+        game_id = head.get("ref")
+        if not isinstance(game_id, str) or not game_id:
+            game_id = path.rsplit("/", 1)[-1]
+            for suffix in (".gz", ".jsonl", ".json"):
+                game_id = game_id.removesuffix(suffix)
+        self.game_id = game_id
+        self.events: list[Event] = []
+
+    def run(self) -> GameLog:
+        first = SourcePos(self.path, self.docs[0].line or 1, "{header}", "line")
+        self.events.append(
+            GameStart(first, self.game_id, _player_infos(self.docs[0].obj, self.players), self.hint)
+        )
+        number = 0
+        for doc in self.docs:
+            log = doc.obj.get("log")
+            where = f"line {doc.line}" if doc.line is not None else "top level"
+            if not isinstance(log, list) or not log:
+                raise LogFormatError(self.path, where, "expected a non-empty 'log' list of kyoku")
+            connections = self._connections(doc.obj)
+            for k, kyoku in enumerate(log):
+                number += 1
+                if doc.line is not None:
+                    unit, num = "line", doc.line
+                    place = f"line {doc.line}" + (f", kyoku {k + 1}" if len(log) > 1 else "")
+                else:
+                    unit, num = "round", number
+                    place = f"round {number}"
+                try:
+                    events = self.kyoku(kyoku, unit, num, place)
+                except JsonFail as exc:
+                    raise LogFormatError(self.path, place, str(exc)) from None
+                for conn_step, seat, connected in sorted(connections.get(k, [])):
+                    # ``step`` counts the kyoku's actions before it, as mjlog tags.
+                    at, seen = 1, 0
+                    while at < len(events) and (
+                        seen < conn_step or isinstance(events[at], Presence)
+                    ):
+                        seen += not isinstance(events[at], Presence)
+                        at += 1
+                    events.insert(at, Presence(events[at - 1].pos, seat, connected))
+                self.events.extend(events)
+        last = self.docs[-1]
+        self.events.append(
+            GameEnd(
+                SourcePos(self.path, last.line or number, "{sc}", "line" if last.line else "round"),
+                self._end(last.obj),
+            )
+        )
+        return GameLog(self.path, "tenhou-json", tuple(self.events))
+
+    def _connections(self, obj: dict[str, Any]) -> dict[int, list[tuple[int, int, bool]]]:
+        """``connection`` entries {what: 0 left / 1 back, log: kyoku, who, step}."""
+        out: dict[int, list[tuple[int, int, bool]]] = {}
+        raw = obj.get("connection")
+        if not isinstance(raw, list):
+            return out
+        for c in raw:
+            if not isinstance(c, dict):
+                continue
+            values = [c.get(k) for k in ("log", "who", "step", "what")]
+            if all(type(v) is int for v in values):
+                kyoku, who, step, what = (v for v in values if isinstance(v, int))
+                if 0 <= who < 4:
+                    out.setdefault(kyoku, []).append((step, who, what == 1))
+        return out
+
+    def _end(self, obj: dict[str, Any]) -> EndClaims:
+        sc = obj.get("sc")
+        if isinstance(sc, list) and len(sc) == 8 and all(isinstance(x, int | float) for x in sc):
+            return EndClaims(
+                tuple(int(sc[i]) for i in range(0, 8, 2)),
+                tuple(float(sc[i]) for i in range(1, 8, 2)),
+                tuple(str(sc[i]) for i in range(1, 8, 2)),
+            )
+        return EndClaims()
+
+    def kyoku(self, kyoku: object, unit: str, num: int, place: str) -> list[Event]:
+        if not isinstance(kyoku, list) or len(kyoku) != 17:
+            raise JsonFail("a kyoku must be a list of 17 entries (§2.2)")
+        head, start, dora, ura = kyoku[0], kyoku[1], kyoku[2], kyoku[3]
+        if not (isinstance(head, list) and len(head) == 3 and all(type(x) is int for x in head)):
+            raise JsonFail(f"entry 0 must be [kyoku, honba, riichi sticks], got {head!r}")
+        round_index, honba, sticks = head
+        players = self.players
+        if round_index < 0 or honba < 0 or sticks < 0:
+            raise JsonFail(f"entry 0 {head!r} has a negative number")
+        dealer = round_index % 4
+        if dealer >= players:
+            raise JsonFail(f"kyoku {round_index} has dealer seat {dealer} in a {players}p game")
+        label = round_label(round_index, honba)
+        if not (isinstance(start, list) and len(start) == 4 and all(type(x) is int for x in start)):
+            raise JsonFail(f"{label}: entry 1 must be 4 start scores, got {start!r}")
+        if not isinstance(dora, list) or not dora:
+            raise JsonFail(f"{label}: entry 2 must list the dora indicators")
+        if not isinstance(ura, list):
+            raise JsonFail(f"{label}: entry 3 must list the ura indicators")
+        aka = self.aka
+        try:
+            indicators = [tile_of(t, aka) for t in dora]
+            ura_tiles = tuple(tile_of(t, aka) for t in ura)
+        except JsonFail as exc:
+            raise JsonFail(f"{label}: dora indicators: {exc}") from None
+        hands: list[tuple[Tile, ...]] = []
+        takes: list[list[Take]] = []
+        outs: list[list[Out]] = []
+        for s in range(4):
+            hai, inc, out = kyoku[4 + 3 * s], kyoku[5 + 3 * s], kyoku[6 + 3 * s]
+            if not all(isinstance(x, list) for x in (hai, inc, out)):
+                raise JsonFail(f"{label}: seat {s}: hand, takes and discards must be lists")
+            if s >= players:
+                if hai or inc or out:
+                    raise JsonFail(f"{label}: seat {s} plays in a {players}-player game")
+                hands.append(())
+                takes.append([])
+                outs.append([])
+                continue
+            if len(hai) != 13:
+                raise JsonFail(f"{label}: seat {s} starts with {len(hai)} tiles, expected 13")
+            try:
+                hands.append(tuple(tile_of(t, aka) for t in hai))
+            except JsonFail as exc:
+                raise JsonFail(f"{label}: seat {s} hand: {exc}") from None
+            takes.append(self._items(parse_take, inc, aka, f"{label}: takes{s}"))
+            outs.append(self._items(parse_out, out, aka, f"{label}: discards{s}"))
+        try:
+            wins, reason, draw_claims = parse_result(kyoku[16], players)
+        except JsonFail as exc:
+            raise JsonFail(f"{label}: result: {exc}") from None
+        path = self.path
+
+        def pos_of(act: tuple[object, ...]) -> SourcePos:
+            if act[0] == "result":
+                return SourcePos(path, num, f"{{{label} result}}", unit)
+            seat, token = act[1], act[2]
+            assert isinstance(token, Take | Out)
+            lst = "takes" if isinstance(token, Take) else "discards"
+            raw = json.dumps(token.raw, ensure_ascii=False)
+            return SourcePos(path, num, f"{{{label} {lst}{seat}[{token.index}] {raw}}}", unit)
+
+        actions = order_actions(label, players, dealer, hands, takes, outs)
+        self._check_end(label, actions, wins, reason)
+        rs_pos = SourcePos(path, num, f"{{{label}}}", unit)
+        draw = (
+            RoundDraw(pos_of(("result",)), reason, draw_claims)
+            if reason is not None and draw_claims is not None
+            else None
+        )
+        events: list[Event] = [
+            RoundStart(
+                rs_pos,
+                round_index=round_index,
+                honba=honba,
+                riichi_sticks=sticks,
+                dealer=dealer,
+                scores=tuple(start),
+                dora_indicator=indicators[0],
+                hands=tuple(hands),
+            )
+        ]
+        events.extend(build_round(actions, pos_of, indicators[1:], wins, ura_tiles, draw))
+        return events
+
+    @staticmethod
+    def _items(
+        fn: Callable[[object, int, AkaFlags], Any], raw: list[object], aka: AkaFlags, what: str
+    ) -> list[Any]:
+        out = []
+        for i, item in enumerate(raw):
+            try:
+                out.append(fn(item, i, aka))
+            except JsonFail as exc:
+                raise JsonFail(f"{what}[{i}]: {exc}") from None
+        return out
+
+    @staticmethod
+    def _check_end(
+        label: str, actions: list[tuple[object, ...]], wins: list[Any], reason: object
+    ) -> None:
+        """The result must fit the last action: tsumo after a draw, ron after a discard."""
+        last = next((a for a in reversed(actions) if a[0] != "end"), None)
+        if last is None:
+            raise JsonFail(f"{label}: the hand has no draw at all")
+        kind, seat = last[0], last[1]
+        for w in wins:
+            if w.seat == w.from_seat:
+                if kind != "draw" or w.seat != seat:
+                    raise JsonFail(
+                        f"{label}: seat {w.seat} wins by tsumo, but the last action is seat "
+                        f"{seat}'s {kind}"
+                    )
+            elif kind not in ("discard", "self") or w.from_seat != seat:
+                raise JsonFail(
+                    f"{label}: seat {w.seat} rons seat {w.from_seat}, but the last action is "
+                    f"seat {seat}'s {kind}"
+                )
+        del reason
+
+
+def parse_tenhou_json(data: bytes, path: str) -> GameLog:
+    """Parse one Tenhou JSON file (a game, or kyoku exports of one game) into a GameLog."""
+    docs = _split_docs(data, path)
+    if not docs:
+        raise LogFormatError(path, "line 1", "no JSON object in the file")
+    return _Game(path, docs).run()

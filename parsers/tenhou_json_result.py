@@ -1,0 +1,292 @@
+"""Tenhou JSON: tiles, the result entry (和了 / 流局 ...) and its score and yaku strings.
+
+Layout: ../shared/reference/tenhou-format.md §2.1 (tile numbers) and §2.3 (result).
+The wire strings (和了, 満貫, 立直(1飜) ...) are decoded here and never leave parsers/.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mjaudit.events import DrawClaims, DrawReason, Limit, WinClaims
+from mjaudit.tiles import Tile
+from mjaudit.yaku import Yaku
+
+__all__ = [
+    "AkaFlags",
+    "JsonFail",
+    "WinEntry",
+    "parse_result",
+    "parse_score",
+    "parse_yaku",
+    "tile_of",
+]
+
+AkaFlags = tuple[bool, bool, bool]
+"""Whether the red five of man, pin, sou is in play (rule.aka51, aka52, aka53)."""
+
+
+class JsonFail(Exception):
+    """A problem inside one kyoku; the caller adds the file and the position."""
+
+
+def tile_of(code: object, aka: AkaFlags) -> Tile:
+    """Tenhou JSON tile number -> Tile (§2.1: 11-19 m, 21-29 p, 31-39 s, 41-47 z, 51-53 red).
+
+    In a game without a suit's red five, 51-53 are read as plain fives: the server
+    converter writes 51-53 for ids 16/52/88 even in aka-off games (§2.1, a pitfall).
+    """
+    if type(code) is not int:
+        raise JsonFail(f"{code!r} is not a tile number")
+    suit, rank = divmod(code, 10)
+    if 1 <= suit <= 3 and 1 <= rank <= 9:
+        return Tile((suit - 1) * 9 + rank - 1)
+    if suit == 4 and 1 <= rank <= 7:
+        return Tile(26 + rank)
+    if suit == 5 and 1 <= rank <= 3:
+        return Tile((rank - 1) * 9 + 4, aka[rank - 1])
+    raise JsonFail(f"{code} is not a tile number (11-19, 21-29, 31-39, 41-47, 51-53)")
+
+
+# -- yaku ---------------------------------------------------------------------------
+# The Japanese names of tenhou-format.md §1.12, which the JSON uses verbatim.
+_YAKU_NAMES: dict[str, Yaku] = {
+    "門前清自摸和": Yaku.MENZEN_TSUMO,
+    "立直": Yaku.RIICHI,
+    "一発": Yaku.IPPATSU,
+    "槍槓": Yaku.CHANKAN,
+    "嶺上開花": Yaku.RINSHAN,
+    "海底摸月": Yaku.HAITEI,
+    "河底撈魚": Yaku.HOUTEI,
+    "平和": Yaku.PINFU,
+    "断幺九": Yaku.TANYAO,
+    "一盃口": Yaku.IIPEIKOU,
+    "自風 東": Yaku.SEAT_WIND_EAST,
+    "自風 南": Yaku.SEAT_WIND_SOUTH,
+    "自風 西": Yaku.SEAT_WIND_WEST,
+    "自風 北": Yaku.SEAT_WIND_NORTH,
+    "場風 東": Yaku.ROUND_WIND_EAST,
+    "場風 南": Yaku.ROUND_WIND_SOUTH,
+    "場風 西": Yaku.ROUND_WIND_WEST,
+    "場風 北": Yaku.ROUND_WIND_NORTH,
+    "役牌 白": Yaku.HAKU,
+    "役牌 發": Yaku.HATSU,
+    "役牌 中": Yaku.CHUN,
+    "両立直": Yaku.DOUBLE_RIICHI,
+    "七対子": Yaku.CHIITOITSU,
+    "混全帯幺九": Yaku.CHANTA,
+    "一気通貫": Yaku.ITTSU,
+    "三色同順": Yaku.SANSHOKU,
+    "三色同刻": Yaku.SANSHOKU_DOUKOU,
+    "三槓子": Yaku.SANKANTSU,
+    "対々和": Yaku.TOITOI,
+    "三暗刻": Yaku.SANANKOU,
+    "小三元": Yaku.SHOUSANGEN,
+    "混老頭": Yaku.HONROUTOU,
+    "二盃口": Yaku.RYANPEIKOU,
+    "純全帯幺九": Yaku.JUNCHAN,
+    "混一色": Yaku.HONITSU,
+    "清一色": Yaku.CHINITSU,
+    "人和": Yaku.RENHOU,
+    "天和": Yaku.TENHOU,
+    "地和": Yaku.CHIIHOU,
+    "大三元": Yaku.DAISANGEN,
+    "四暗刻": Yaku.SUUANKOU,
+    "四暗刻単騎": Yaku.SUUANKOU_TANKI,
+    "字一色": Yaku.TSUUIISOU,
+    "緑一色": Yaku.RYUUIISOU,
+    "清老頭": Yaku.CHINROUTOU,
+    "九蓮宝燈": Yaku.CHUUREN,
+    "純正九蓮宝燈": Yaku.JUNSEI_CHUUREN,
+    "国士無双": Yaku.KOKUSHI,
+    "国士無双１３面": Yaku.KOKUSHI_13,
+    "国士無双13面": Yaku.KOKUSHI_13,
+    "大四喜": Yaku.DAISUUSHII,
+    "小四喜": Yaku.SHOUSUUSHII,
+    "四槓子": Yaku.SUUKANTSU,
+    "ドラ": Yaku.DORA,
+    "裏ドラ": Yaku.URA_DORA,
+    "赤ドラ": Yaku.AKA_DORA,
+    # Sanma kita: the XML folds nuki dora into the dora count (§1.10), so do we.
+    "抜きドラ": Yaku.DORA,
+}
+_YAKU_RE = re.compile(r"^(.+?)\((?:(\d+)飜|(役満|ダブル役満))\)$")
+
+
+def parse_yaku(text: object) -> tuple[Yaku, int | None]:
+    """``"立直(1飜)"`` -> (RIICHI, 1); ``"大三元(役満)"`` -> (DAISANGEN, None)."""
+    if not isinstance(text, str):
+        raise JsonFail(f"yaku {text!r} is not a string")
+    m = _YAKU_RE.match(text.strip())
+    if m is None:
+        raise JsonFail(f"yaku {text!r} is not '<name>(<n>飜)' or '<name>(役満)'")
+    name = m.group(1).strip()
+    yaku = _YAKU_NAMES.get(name)
+    if yaku is None:
+        raise JsonFail(f"unknown yaku name {name!r} in {text!r}")
+    return yaku, int(m.group(2)) if m.group(2) is not None else None
+
+
+# -- score strings --------------------------------------------------------------------
+_LIMITS = {
+    "満貫": Limit.MANGAN,
+    "跳満": Limit.HANEMAN,
+    "倍満": Limit.BAIMAN,
+    "三倍満": Limit.SANBAIMAN,
+    "役満": Limit.YAKUMAN,
+    "数え役満": Limit.YAKUMAN,
+}
+_SCORE_RE = re.compile(
+    r"^(?:(?P<fu>\d+)符(?P<han>\d+)飜|(?P<limit>満貫|跳満|倍満|三倍満|数え役満|役満))"
+    r"(?P<a>\d+)(?:-(?P<b>\d+))?点(?P<all>∀)?$"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    fu: int | None
+    han: int | None
+    limit: Limit
+    points: int
+
+
+def parse_score(text: object, tsumo: bool, players: int) -> Score:
+    """The score string of one win (§2.3) -> fu, han, limit and the hand's value.
+
+    ``points`` is the hand's value without honba and sticks: the ron payment, or the
+    sum of the tsumo payments (``∀`` = each of the others pays the number;
+    ``a-b`` = each non-dealer pays a and the dealer pays b).
+    """
+    if not isinstance(text, str):
+        raise JsonFail(f"score {text!r} is not a string")
+    m = _SCORE_RE.match(text.strip())
+    if m is None:
+        raise JsonFail(f"score string {text!r} is not like '30符4飜7700点' or '満貫2000-4000点'")
+    a = int(m.group("a"))
+    b = m.group("b")
+    if b is not None:
+        if not tsumo:
+            raise JsonFail(f"score {text!r} has two payments but the win is a ron")
+        points = a * (players - 2) + int(b)
+    elif m.group("all"):
+        if not tsumo:
+            raise JsonFail(f"score {text!r} is paid by all (∀) but the win is a ron")
+        points = a * (players - 1)
+    else:
+        if tsumo:
+            raise JsonFail(f"score {text!r} is a single payment but the win is a tsumo")
+        points = a
+    if m.group("limit"):
+        return Score(None, None, _LIMITS[m.group("limit")], points)
+    return Score(int(m.group("fu")), int(m.group("han")), Limit.NONE, points)
+
+
+# -- the result entry -----------------------------------------------------------------
+_DRAWS = {
+    "流局": DrawReason.EXHAUSTIVE,
+    "全員聴牌": DrawReason.EXHAUSTIVE,
+    "全員不聴": DrawReason.EXHAUSTIVE,
+    "流し満貫": DrawReason.NAGASHI_MANGAN,
+    "九種九牌": DrawReason.KYUUSHU,
+    "四家立直": DrawReason.SUUCHA_RIICHI,
+    "三家和了": DrawReason.SANCHAHOU,
+    "四槓散了": DrawReason.SUUKAIKAN,
+    "四風連打": DrawReason.SUUFON_RENDA,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class WinEntry:
+    """One winner of a 和了 result; ``claims`` lack the ura list (set by the round)."""
+
+    seat: int
+    from_seat: int
+    claims: WinClaims
+
+
+def _deltas(raw: object, what: str) -> tuple[int, ...]:
+    if not isinstance(raw, list) or len(raw) != 4 or any(type(x) is not int for x in raw):
+        raise JsonFail(f"{what} must be 4 integers, got {raw!r}")
+    return tuple(raw)
+
+
+def _seat(raw: object, what: str, players: int) -> int:
+    if type(raw) is not int or not 0 <= raw < players:
+        raise JsonFail(f"{what} {raw!r} is not a seat 0..{players - 1}")
+    return raw
+
+
+def _win(deltas: tuple[int, ...], info: object, players: int, k: int) -> WinEntry:
+    if not isinstance(info, list) or len(info) < 4:
+        raise JsonFail(f"win #{k} info must be [who, fromWho, paoWho, score, yaku...]")
+    who = _seat(info[0], f"win #{k} who", players)
+    from_who = _seat(info[1], f"win #{k} fromWho", players)
+    pao = _seat(info[2], f"win #{k} paoWho", players)
+    score = parse_score(info[3], who == from_who, players)
+    yaku: list[tuple[Yaku, int]] = []
+    yakuman: list[Yaku] = []
+    for text in info[4:]:
+        y, han = parse_yaku(text)
+        if han is None:
+            yakuman.append(y)
+        else:
+            yaku.append((y, han))
+    if not yaku and not yakuman:
+        raise JsonFail(f"win #{k} lists no yaku")
+    claims = WinClaims(
+        han=sum(h for _, h in yaku) if yaku and not yakuman else None,
+        fu=score.fu,
+        points=score.points,
+        limit=score.limit,
+        yaku=tuple(yaku) if yaku and not yakuman else None,
+        yakuman=tuple(yakuman) if yakuman else None,
+        deltas=deltas,
+        pao_seat=pao if pao != who else None,
+    )
+    return WinEntry(who, from_who, claims)
+
+
+def parse_result(
+    result: object, players: int
+) -> tuple[list[WinEntry], DrawReason | None, DrawClaims | None]:
+    """Entry 16 of a kyoku -> the winners, or the draw reason with its claims.
+
+    Deltas are transcribed as written: they exclude this hand's riichi deposits
+    (§2.3), which is exactly what the mjlog ``sc`` deltas hold too (there the
+    deposits are already in the "before" half), so ``start - 1000 x accepted
+    riichi + deltas`` gives the next hand's scores in both formats. Omitted
+    deltas (全員聴牌, 九種九牌 ...) mean no payment: they become zeros.
+    For an exhaustive draw the tenpai seats are read off the deltas (a tenpai
+    seat receives, a noten seat pays; 全員聴牌 / 全員不聴 say it outright);
+    for nagashi mangan the JSON does not say who was tenpai (``None``).
+    """
+    if not isinstance(result, list) or not result or not isinstance(result[0], str):
+        raise JsonFail(f"result must be a list starting with its kind, got {result!r}"[:200])
+    kind = result[0]
+    if kind == "和了":
+        if len(result) < 3 or len(result) % 2 == 0:
+            raise JsonFail("和了 result must be followed by (deltas, info) pairs")
+        wins = [
+            _win(
+                _deltas(result[i], f"win #{i // 2 + 1} deltas"), result[i + 1], players, i // 2 + 1
+            )
+            for i in range(1, len(result), 2)
+        ]
+        return wins, None, None
+    reason = _DRAWS.get(kind)
+    if reason is None:
+        raise JsonFail(f"unknown result kind {kind!r}")
+    if len(result) > 2:
+        raise JsonFail(
+            f"{kind} result has {len(result) - 1} entries after its kind, expected 0 or 1"
+        )
+    deltas = _deltas(result[1], f"{kind} deltas") if len(result) == 2 else (0, 0, 0, 0)
+    tenpai: tuple[int, ...] | None = None
+    if kind == "全員聴牌":
+        tenpai = tuple(range(players))
+    elif kind == "全員不聴":
+        tenpai = ()
+    elif kind == "流局":
+        tenpai = tuple(s for s in range(players) if deltas[s] > 0)
+    return [], reason, DrawClaims(tenpai=tenpai, deltas=deltas)
