@@ -1,0 +1,152 @@
+"""Decompositions, waits and shanten on known hands, and against brute force."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from analyzer.hand import SEQ, decompose, is_complete, shanten, waits
+from tests.scoring_helpers import counts
+from tests.scoring_helpers import shanten as shanten_of
+from tests.scoring_helpers import waits as waits_of
+
+
+@pytest.mark.parametrize(
+    ("hand", "expected"),
+    [
+        pytest.param("123m456p789s11122z", 1, id="one-reading"),
+        pytest.param("111222333m456p55s", 2, id="triplets-or-sequences"),
+        pytest.param("11122233344455m", 4, id="many-readings"),
+        pytest.param("11223344556677m", 3, id="chinitsu-pairs-also-sequences"),
+        pytest.param("123m456p789s1234z", 0, id="not-complete"),
+    ],
+)
+def test_decompositions(hand: str, expected: int) -> None:
+    found = decompose(counts(hand))
+    assert len(found) == expected
+    for d in found:
+        used = [0] * 34
+        used[d.pair] += 2
+        for g in d.groups:
+            for k in (g - SEQ, g - SEQ + 1, g - SEQ + 2) if g >= SEQ else (g, g, g):
+                used[k] += 1
+        assert used == counts(hand)
+
+
+def test_decomposition_with_melds_has_fewer_groups() -> None:
+    # 8 concealed tiles next to two melds: two sets and a pair.
+    (d,) = decompose(counts("12355m789s"))
+    assert d.pair == 4 and d.sequences == (0, 24)
+
+
+@pytest.mark.parametrize(
+    ("hand", "expected"),
+    [
+        pytest.param("1112345678999m", "123456789m", id="chuuren-nine-sided"),
+        pytest.param("19m19p19s1234567z", "19m19p19s1234567z", id="kokushi-thirteen-sided"),
+        pytest.param("19m19p19s1234566z", "7z", id="kokushi-single"),
+        pytest.param("1122334455667m", "147m", id="chiitoitsu-and-sequences"),
+        pytest.param("23m456p789s11z", "14m", id="ryanmen"),
+        pytest.param("13m456p789s11z", "2m", id="kanchan"),
+        pytest.param("12m456p789s11z", "3m", id="penchan"),
+        pytest.param("55m77p456789s111z", "5m7p", id="shanpon"),
+        pytest.param("4m", "4m", id="tanki-after-four-calls"),
+        pytest.param("2223m", "134m", id="nobetan-and-kanchan"),
+        pytest.param("1111m234p567s789s", "", id="wait-on-a-fifth-tile-is-no-wait"),
+        pytest.param("123m456p789s1234z", "", id="noten"),
+    ],
+)
+def test_waits(hand: str, expected: str) -> None:
+    assert waits_of(hand) == expected
+
+
+@pytest.mark.parametrize(
+    ("hand", "expected"),
+    [
+        pytest.param("123m456p789s11122z", -1, id="complete"),
+        pytest.param("123m456p789s1112z", 0, id="tenpai"),
+        pytest.param("123m456p789s1234z", 2, id="two-away"),
+        pytest.param("19m19p19s1234567z", 0, id="kokushi-tenpai"),
+        pytest.param("19m19p19s123456z5m", 1, id="kokushi-iishanten"),
+        pytest.param("1122m3344p5566s7z", 0, id="chiitoitsu-tenpai"),
+        pytest.param("147m258p369s1234z", 6, id="thirteen-kinds-chiitoitsu-count"),
+        pytest.param("2m", 0, id="tanki-after-four-calls"),
+        pytest.param("13579m2468p1357s", 4, id="scattered"),
+    ],
+)
+def test_shanten(hand: str, expected: int) -> None:
+    assert shanten_of(hand) == expected
+
+
+def _random_hand(rng: random.Random, size: int) -> list[int]:
+    wall = [k for k in range(34) for _ in range(4)]
+    c = [0] * 34
+    for k in rng.sample(wall, size):
+        c[k] += 1
+    return c
+
+
+def test_waits_agree_with_completeness_brute_force() -> None:
+    rng = random.Random(5)
+    for _ in range(300):
+        c = _random_hand(rng, rng.choice([13, 13, 10, 7, 4]))
+        # Bias towards ready hands: swap a tile for one of a complete hand sometimes.
+        expected = set()
+        for k in range(34):
+            if c[k] < 4:
+                c[k] += 1
+                if is_complete(c):
+                    expected.add(k)
+                c[k] -= 1
+        assert waits(c) == expected
+        assert (shanten(c) == 0) >= bool(expected)
+
+
+def test_shanten_zero_iff_tenpai_on_ready_hands() -> None:
+    # Hands built complete, minus one tile: shanten 0, and the removed tile is a wait.
+    rng = random.Random(11)
+    for _ in range(300):
+        groups = []
+        for _ in range(4):
+            k = rng.randrange(27)
+            groups += [k, k, k] if k % 9 > 6 or rng.random() < 0.4 else [k, k + 1, k + 2]
+        p = rng.randrange(34)
+        c = [0] * 34
+        for k in [*groups, p, p]:
+            c[k] += 1
+        if max(c) > 4:
+            continue
+        assert shanten(c) == -1
+        out = rng.choice([k for k in range(34) if c[k]])
+        c[out] -= 1
+        assert shanten(c) == 0
+        assert out in waits(c)
+
+
+def test_shanten_one_means_a_draw_and_discard_reach_tenpai() -> None:
+    rng = random.Random(3)
+    checked = 0
+    while checked < 60:
+        c = _random_hand(rng, 13)
+        s = shanten(c)
+        if s > 2:
+            continue
+        checked += 1
+        best = 9
+        for draw in range(34):
+            if c[draw] == 4:
+                continue
+            c[draw] += 1
+            for out in range(34):
+                if c[out]:
+                    c[out] -= 1
+                    best = min(best, shanten(c))
+                    c[out] += 1
+            c[draw] -= 1
+        assert best == max(s - 1, -1) or (s == 0 and best == 0)
+
+
+def test_waits_rejects_a_complete_hand() -> None:
+    with pytest.raises(ValueError, match="3k\\+1"):
+        waits(counts("123m456p789s11122z"))
