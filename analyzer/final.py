@@ -1,0 +1,377 @@
+"""The game-end result: final scores and the placement results written in ``owari``.
+
+The rules below were fitted to the 332 real Tenhou logs of ../shared/corpus/tenhou-xml
+and reproduce 331 of them; one private-lobby log (L10011) is unexplained.
+Counts and the evidence are in docs/final-results.md; the corpus test in
+tests/test_final.py replays all of them.
+
+* Final scores: the leftover riichi sticks go to the top player; ties rank by seat
+  order from the first dealer (332/332 games, 19 with sticks left, 6 standard-lobby
+  ties).
+* Results, non-top players: ``(score - return) / 1000 + uma[rank]``; the top player
+  gets minus the sum of the others (that is, +oka and the rounding residue).
+* Rounding, logs up to 2021-10-03 (137 dated games, 71 undated): the final *score* is
+  rounded to whole thousands, half away from zero (5500 -> 6000, -16500 -> -17000),
+  before the return points are taken off. For scores >= 0 this is ``floor(x + 0.5)``;
+  the six games with a negative score ending in 500 (for example 2014050315gm-0041:
+  -16500 -> -67.0 as 4th) show that negative scores round away from zero.
+* Logs from 2022-06-01 on (116 dated games, 3 undated): exact to 0.1, no rounding.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Literal
+
+from mjaudit.events import EndClaims, RulesHint
+from mjaudit.rules import Ruleset
+
+__all__ = [
+    "FinalDiff",
+    "FinalResult",
+    "check_final",
+    "compare_final",
+    "final_candidates",
+    "final_result",
+]
+
+Rounding = Literal["thousand", "exact"]
+
+# Era boundaries, as Tenhou log ids' YYYYMMDDHH prefix (the tightest the corpus allows).
+LAST_ROUNDED = 2021100323  # 2021100323gm-00a9-0000-d0ac1302: whole thousands
+FIRST_EXACT = 2022060100  # 2022060100gm-00a9-0000-01481d95: 0.1 precision
+LAST_TONPUU_5_10 = 2009073112  # 2009073112gm-0061-0000-cad1a977: tonpuu uma +10/+5/-5/-10
+FIRST_TONPUU_10_20 = 2009082713  # 2009082713gm-00e1-0000-8820f355: tonpuu uma +20/+10/...
+
+_ID = re.compile(r"^(\d{10})gm-([0-9a-fA-F]{4})-")
+_GO_TYPE = re.compile(r"GO type (\d+)")
+
+
+@dataclass(frozen=True, slots=True)
+class FinalResult:
+    """Final scores (points) and results (thousands, uma and oka included) by seat."""
+
+    final_scores: tuple[int, ...]
+    results: tuple[float, ...]
+    rule: str
+    assumed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FinalDiff:
+    seat: int
+    field: Literal["final", "result"]
+    expected: float
+    claimed: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Formula:
+    return_points: int
+    uma: tuple[float, ...]  # by rank; the top's entry only matters when ties share uma
+    rounding: Rounding
+    text: str
+    top_takes_rest: bool = True
+    share_ties: bool = False
+    assumed: bool = False
+
+
+def _order(scores: Sequence[int], first_dealer: int) -> list[int]:
+    n = len(scores)
+    return sorted(range(n), key=lambda s: (-scores[s], (s - first_dealer) % n))
+
+
+def _final_scores(
+    scores: Sequence[int], sticks: int, first_dealer: int, to_top: bool
+) -> tuple[int, ...]:
+    finals = list(scores)
+    if to_top and sticks:
+        finals[_order(finals, first_dealer)[0]] += 1000 * sticks
+    return tuple(finals)
+
+
+def _base(score: int, formula: _Formula) -> Decimal:
+    """(score - return) in thousands, rounded as the formula says."""
+    if formula.rounding == "thousand":
+        rounded = (abs(score) + 500) // 1000 * 1000 * (1 if score >= 0 else -1)
+        return Decimal(rounded - formula.return_points) / 1000
+    return Decimal(score - formula.return_points) / 1000
+
+
+def _results(
+    finals: Sequence[int], first_dealer: int, start: int, f: _Formula
+) -> tuple[float, ...]:
+    n = len(finals)
+    order = _order(finals, first_dealer)
+    uma = [Decimal(str(u)) for u in f.uma]
+    oka = Decimal(n * (f.return_points - start)) / 1000
+    values: list[Decimal] = [Decimal(0)] * n
+    if f.share_ties:
+        # Tied players share (average) the uma of the places they cover, and the oka
+        # if first place is among them (csrule lobby: 2 ties in dnovikoff newattr2023).
+        rank = 0
+        while rank < n:
+            group = [s for s in order if finals[s] == finals[order[rank]]]
+            ranks = range(rank, rank + len(group))
+            bonus = sum((uma[r] for r in ranks), Decimal(0)) + (oka if rank == 0 else 0)
+            for seat in group:
+                values[seat] = _base(finals[seat], f) + bonus / len(group)
+            rank += len(group)
+    else:
+        for rank, seat in enumerate(order):
+            values[seat] = _base(finals[seat], f) + uma[rank] + (oka if rank == 0 else 0)
+        if f.top_takes_rest:
+            values[order[0]] = -sum((values[s] for s in order[1:]), Decimal(0))
+    return tuple(float(v.quantize(Decimal("0.1"), ROUND_HALF_UP)) for v in values)
+
+
+def _date(game_id: str) -> int | None:
+    m = _ID.match(game_id)
+    return int(m.group(1)) if m else None
+
+
+def _go_type(hint: RulesHint, game_id: str) -> int | None:
+    m = _GO_TYPE.search(hint.description)
+    if m:
+        return int(m.group(1))
+    idm = _ID.match(game_id)
+    return int(idm.group(2), 16) if idm else None
+
+
+def _roundings(date: int | None, has_lobby: bool) -> tuple[tuple[Rounding, str, bool], ...]:
+    """The rounding eras that fit the log id's date: (rounding, note, assumed)."""
+    rounded: tuple[Rounding, str, bool] = ("thousand", "rounded to whole thousands", False)
+    exact: tuple[Rounding, str, bool] = ("exact", "exact to 0.1", False)
+    if date is not None and date <= LAST_ROUNDED:
+        return (rounded,)
+    if date is not None and date >= FIRST_EXACT:
+        return (exact,)
+    if date is not None:
+        why = f"log date {date} is between the last rounded ({LAST_ROUNDED}) and first exact"
+        return (
+            ("exact", f"exact to 0.1 (assumed: {why} ({FIRST_EXACT}) logs)", True),
+            ("thousand", f"rounded to whole thousands (assumed: {why} ({FIRST_EXACT}) logs)", True),
+        )
+    if not has_lobby:
+        # GO without `lobby`: only 2008-09-20 .. 2010-09-10 logs in the corpus (20 games).
+        return (
+            ("thousand", "rounded to whole thousands (assumed: undated, GO has no lobby)", True),
+        )
+    return (
+        ("thousand", "rounded to whole thousands (assumed: undated log)", True),
+        ("exact", "exact to 0.1 (assumed: undated log)", True),
+    )
+
+
+def _csrule_formulas(
+    csrule: str, finals: Sequence[int], start: int, rounding: Rounding
+) -> _Formula:
+    """Custom-rule lobby: fields 4/5 read as start/return points, 21.. as uma triples.
+
+    Decoded from the two csrule logs (Cherrling fabc0, dnovikoff newattr2023): fields
+    4, 5 and 6 are 30000 in both (which one is the return points cannot be told apart),
+    and five identical ``5,-5,-15`` triples follow at 21..35: the uma of 2nd..4th
+    place, the 1st getting minus their sum (+15). Tied players share the uma.
+    Which of the five triples applies when they differ is not known; the index taken
+    here is the number of players at or above the return points (an assumption).
+    """
+    parts = csrule.split(",")
+
+    def num(i: int, default: int) -> int:
+        try:
+            return int(parts[i])
+        except (IndexError, ValueError):
+            return default
+
+    ret = num(5, start)
+    triples: list[tuple[int, int, int]] = []
+    for k in range(5):
+        vals = [num(21 + 3 * k + j, 0) for j in range(3)]
+        triples.append((vals[0], vals[1], vals[2]))
+    distinct = len(set(triples)) > 1
+    idx = min(sum(1 for s in finals if s >= ret), 4) if distinct else 0
+    rest = triples[idx]
+    uma = (-float(sum(rest)), *map(float, rest))
+    note = f"; uma set {idx} by the number of players >= return (assumed)" if distinct else ""
+    return _Formula(
+        ret,
+        uma,
+        rounding,
+        f"custom-rule lobby (csrule): return {ret}, uma {'/'.join(f'{u:+g}' for u in uma)}, "
+        f"ties share uma{note}",
+        top_takes_rest=False,
+        share_ties=True,
+        assumed=distinct,
+    )
+
+
+def _tenhou_formulas(
+    finals: Sequence[int], players: int, start: int, hint: RulesHint, game_id: str
+) -> list[_Formula]:
+    extras = dict(hint.extras)
+    date = _date(game_id)
+    gtype = _go_type(hint, game_id) or 0
+    lobby = extras.get("lobby")
+    if gtype & 0x800:
+        # Gold/ratio lobby (type 2113, 2 undated games): 1000 start (ten=10), no uma,
+        # no oka; the result is (score - start) / 1000 exactly (-300 -> -1.3).
+        text = f"gold/ratio lobby (GO type {gtype}): (score - start)/1000, no uma or oka"
+        return [_Formula(start, (0.0,) * players, "exact", text, assumed=date is None)]
+    if "csrule" in extras:
+        return [_csrule_formulas(extras["csrule"], finals, start, "exact")]
+    new_uma = (0.0, 10.0, -10.0, -20.0)
+    old_uma = (0.0, 5.0, -5.0, -10.0)
+    umas: list[tuple[tuple[float, ...], str, bool]] = [(new_uma, "uma +20/+10/-10/-20", False)]
+    special = ""
+    if players == 3:
+        # Sanma: 35000 start, 40000 return, uma 0/-20, top +20+15 oka (4 games).
+        umas = [((0.0, 0.0, -20.0), "sanma: return 40000, uma +20/0/-20, oka +15", False)]
+    elif gtype & 0x200:
+        # Chip lobbies (types 553, 1569; 2 undated games): uma +30/+10/-10/-30, oka +20.
+        chip = f"chip lobby (GO type {gtype}): uma +30/+10/-10/-30"
+        umas = [((0.0, 10.0, -10.0, -30.0), chip, False)]
+    elif hint.hanchan is False and (date is None or date <= LAST_TONPUU_5_10):
+        # Tonpuu logs up to 2009-07-31 (4 dated + 2 undated games): +10/+5/-5/-10.
+        old = (old_uma, "uma +10/+5/-5/-10 (tonpuu, 2009-07 and before)", date is None)
+        umas = [old] if date is not None else [*umas, old]
+    elif hint.hanchan is False and date is not None and date < FIRST_TONPUU_10_20:
+        umas = [
+            (new_uma, "uma +20/+10/-10/-20 (assumed: tonpuu switch window)", True),
+            (old_uma, "uma +10/+5/-5/-10 (assumed: tonpuu switch window)", True),
+        ]
+    if lobby not in (None, "0"):
+        special = f"private lobby L{lobby}: ranked rules assumed, "
+    elif hint.special_lobby and not gtype & 0x200:
+        special = f"special lobby (GO type {gtype}): ranked rules assumed, "
+    out: list[_Formula] = []
+    for rounding, era, era_assumed in _roundings(date, lobby is not None):
+        for uma, uma_text, uma_assumed in umas:
+            ret = 40000 if players == 3 else 30000
+            oka = "" if players == 3 else f", return {ret}, oka +20"
+            text = f"{special}{uma_text}{oka}, {era}"
+            assumed = era_assumed or uma_assumed or bool(special)
+            out.append(_Formula(ret, uma, rounding, text, assumed=assumed))
+    return out
+
+
+def _ruleset_formula(rules: Ruleset, players: int) -> _Formula:
+    uma = tuple(float(u) for u in rules.uma[:players])
+    rounding: Rounding = "thousand" if rules.final_rounding == "thousand-half-up" else "exact"
+    share = rules.name.startswith(("wrc", "mleague"))  # matrix §E: tied players share uma
+    return _Formula(
+        rules.return_points,
+        uma,
+        rounding,
+        f"{rules.name} rules: start {rules.start_points}, return {rules.return_points}, "
+        f"uma {'/'.join(f'{u:+g}' for u in uma)}, "
+        f"{'rounded to whole thousands' if rounding == 'thousand' else 'exact'}",
+        top_takes_rest=rules.leftover_sticks_to_top and not share,
+        share_ties=share,
+    )
+
+
+def final_candidates(
+    scores: Sequence[int],
+    riichi_sticks: int,
+    first_dealer: int,
+    players: int,
+    rules: Ruleset,
+    hint: RulesHint,
+    game_id: str,
+) -> tuple[FinalResult, ...]:
+    """Every formula that fits what is known about the log, the most likely first.
+
+    A dated Tenhou log in the ranked lobbies has exactly one; undated logs (and logs
+    dated inside a switch window) have one per era that is still possible.
+    """
+    running = tuple(scores[:players])
+    tenhou = hint.source.startswith("tenhou") and rules.name in ("tenhou", "tenhou-sanma")
+    to_top = rules.leftover_sticks_to_top or tenhou
+    finals = _final_scores(running, riichi_sticks, first_dealer, to_top)
+    total = sum(running) + 1000 * riichi_sticks
+    start = total // players if total % players == 0 else rules.start_points
+    if tenhou:
+        formulas = _tenhou_formulas(finals, players, start, hint, game_id)
+    else:
+        formulas = [_ruleset_formula(rules, players)]
+        start = rules.start_points
+    return tuple(
+        FinalResult(finals, _results(finals, first_dealer, start, f), f.text, f.assumed)
+        for f in formulas
+    )
+
+
+def final_result(
+    scores: Sequence[int],
+    riichi_sticks: int,
+    first_dealer: int,
+    players: int,
+    rules: Ruleset,
+    hint: RulesHint,
+    game_id: str,
+) -> FinalResult:
+    """The final scores and results a game should end with.
+
+    ``scores`` are the running scores after the last hand, ``riichi_sticks`` the
+    sticks still on the table. ``rule`` describes the formula used; ``assumed`` is
+    True when the log did not settle it (undated log, unknown lobby).
+    """
+    return final_candidates(scores, riichi_sticks, first_dealer, players, rules, hint, game_id)[0]
+
+
+def _decimals(text: str) -> int:
+    return len(text.split(".", 1)[1]) if "." in text else 0
+
+
+def compare_final(claims: EndClaims, result: FinalResult) -> tuple[FinalDiff, ...]:
+    """The values where the log's claims differ from ``result``.
+
+    Results are compared at the precision of the log's text: whole numbers in
+    2008-09 logs ("66"), one decimal later ("46.0"). Seats beyond the player count
+    (sanma's empty 4th seat) must claim 0.
+    """
+    diffs: list[FinalDiff] = []
+    n = len(result.final_scores)
+    if claims.final_scores is not None:
+        for seat, claimed in enumerate(claims.final_scores):
+            want = result.final_scores[seat] if seat < n else 0
+            if claimed != want:
+                diffs.append(FinalDiff(seat, "final", want, claimed))
+    if claims.results is not None:
+        texts = claims.result_texts or tuple(repr(r) for r in claims.results)
+        for seat, claimed_r in enumerate(claims.results):
+            want_r = result.results[seat] if seat < n else 0.0
+            places = _decimals(texts[seat]) if seat < len(texts) else 1
+            quantum = Decimal(1).scaleb(-places)
+            expected = Decimal(str(want_r)).quantize(quantum, ROUND_HALF_UP)
+            if expected != Decimal(str(claimed_r)).quantize(quantum, ROUND_HALF_UP):
+                diffs.append(FinalDiff(seat, "result", float(expected), claimed_r))
+    return tuple(diffs)
+
+
+def check_final(
+    claims: EndClaims,
+    scores: Sequence[int],
+    riichi_sticks: int,
+    first_dealer: int,
+    players: int,
+    rules: Ruleset,
+    hint: RulesHint,
+    game_id: str,
+) -> tuple[FinalResult, tuple[FinalDiff, ...]]:
+    """The first candidate formula that reproduces the claims, else the likeliest.
+
+    Where the log leaves the era open (undated logs), the candidate that matches is
+    reported with ``assumed`` set, and its rule text says so.
+    """
+    candidates = final_candidates(
+        scores, riichi_sticks, first_dealer, players, rules, hint, game_id
+    )
+    for cand in candidates:
+        diffs = compare_final(claims, cand)
+        if not diffs:
+            return cand, diffs
+    return candidates[0], compare_final(claims, candidates[0])
