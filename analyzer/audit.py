@@ -10,14 +10,16 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from analyzer.audit_draws import check_draw
 from analyzer.audit_scores import check_chain
+from analyzer.audit_wins import check_wins
 from analyzer.replay import replay
 from analyzer.state import GameReplay
 from mjaudit.errors import LogFormatError
 from mjaudit.events import DeclareMeld, DoraReveal, GameLog, RoundDraw, Win
 from mjaudit.findings import Finding, Severity
 from mjaudit.melds import MeldKind
-from mjaudit.rules import DoraTiming, RulesError, Ruleset, rules_for
+from mjaudit.rules import RulesError, Ruleset, override, rules_for
 from parsers import load
 
 __all__ = ["AUDIT_VERSION", "FileAudit", "audit_log", "audit_path", "resolve_rules"]
@@ -51,24 +53,59 @@ def resolve_rules(log: GameLog, spec: str) -> Ruleset:
 def _adapt_special_lobby(log: GameLog, rules: Ruleset) -> Ruleset:
     """Read from the log itself what a special lobby's rules do not say.
 
-    Tenhou's special lobbies (chip, gold, custom-rule) carry no rules text for the
-    kan dora. Their logs turn an open kan's indicator either at once (right after
-    the call) or at the kanner's discard; the first open kan that is not robbed
-    shows which, and every later kan is checked against it.
+    Tenhou's special lobbies (chip, gold, ratio, custom-rule) carry no rules text
+    for these, and the corpus shows they differ from the ranked lobbies:
+    - kan dora: the first open kan that is not robbed shows whether its indicator is
+      turned at once or at the kanner's discard (a 2019 chip game turns it at once);
+    - kiriage: the first 4-han 30-fu or 3-han 60-fu hand shows whether it is rounded
+      up to mangan (chip and ratio games round it up);
+    - honba: the first ron with honba shows what one honba is worth (a ratio game
+      pays 1500 a honba).
+    Each is checked against every later hand, and named in a ``rules-assumed``
+    warning, so the first occurrence is the only one taken on trust.
     """
+    notes = list(rules.assumed)
+    changes: dict[str, object] = {}
     events = log.events
     for k, ev in enumerate(events[:-1]):
+        if "open_kan_dora_timing" in changes:
+            break
         if (
             isinstance(ev, DeclareMeld)
             and ev.meld.kind in (MeldKind.DAIMINKAN, MeldKind.KAKAN)
             and not isinstance(events[k + 1], Win)
         ):
-            timing: DoraTiming = (
-                "immediate" if isinstance(events[k + 1], DoraReveal) else "after-discard"
+            timing = "immediate" if isinstance(events[k + 1], DoraReveal) else "after-discard"
+            changes["open_kan_dora_timing"] = timing
+            notes.append(f"open-kan dora timing read from the log: {timing}")
+    wins = [ev for ev in events if isinstance(ev, Win)]
+    for ev in wins:
+        c = ev.claims
+        if c.yaku is not None and (c.han, c.fu) in ((4, 30), (3, 60)):
+            # A 1920 base rounded up shows as 8000 (12000 for a dealer), whatever
+            # the limit code says (Tenhou writes 0 for it).
+            changes["kiriage"] = c.points in (8000, 12000)
+            notes.append(
+                f"kiriage mangan read from the log: {'on' if changes['kiriage'] else 'off'}"
             )
-            note = f"open-kan dora timing read from the log: {timing}"
-            return replace(rules, open_kan_dora_timing=timing, assumed=(*rules.assumed, note))
-    return rules
+            break
+    for ev in wins:
+        c = ev.claims
+        if (
+            ev.tsumo
+            or not c.honba
+            or c.deltas is None
+            or c.points is None
+            or c.pao_seat is not None
+        ):
+            continue
+        per = (-c.deltas[ev.from_seat] - c.points) // c.honba
+        if per > 0 and per != rules.honba_ron:
+            changes["honba_ron"] = per
+            changes["honba_tsumo_each"] = per // (rules.players - 1)
+            notes.append(f"honba value read from the log: {per} a honba on a ron")
+        break
+    return replace(override(rules, changes), assumed=tuple(notes))
 
 
 def audit_path(path: str, rules_spec: str = "auto", keep_replay: bool = False) -> FileAudit:
@@ -93,8 +130,20 @@ def audit_log(log: GameLog, rules: Ruleset, keep_replay: bool = False) -> FileAu
             Finding("rules-assumed", Severity.WARNING, note, log.path, None, None, None)
         )
     wins, draws = count_results(log)
+    players = rules.players
     for rnd in game.rounds:
         findings.extend(rnd.findings)
+        if not rnd.complete:
+            continue
+        found, scored, compared = check_wins(rnd, rules, log.path, players)
+        findings.extend(found)
+        checks["wins_scored"] += scored
+        checks["deltas_compared"] += compared
+        if rnd.draw is not None:
+            found, compared = check_draw(rnd, rnd.draw, rules, log.path, players)
+            findings.extend(found)
+            checks["draws_checked"] += 1
+            checks["deltas_compared"] += compared
         if rnd.complete:
             checks["rounds_replayed"] += 1
             checks["dora_indicators_checked"] += sum(

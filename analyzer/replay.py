@@ -81,6 +81,7 @@ class RoundState:
         self.sticks = start.riichi_sticks
         self.seen: set[int] = set()
         self.swap_ban: tuple[int, frozenset[int]] | None = None
+        self.ippatsu_before_kakan = [False] * 4
         self.pos = start.pos
         # -- dora bookkeeping
         self.dora: list[Tile | None] = [start.dora_indicator]
@@ -404,6 +405,9 @@ class RoundState:
             assert meld.added is not None
             self.take(seat, meld.added, meld.added_id, "adds to a kan")
             melds[k] = meld
+            # Tenhou cancels ippatsu for a kakan only after the chankan window, so
+            # a robber keeps theirs (rules-matrix §D ippatsu row).
+            self.ippatsu_before_kakan = list(self.ippatsu)
             self.break_first_turn()
             self.last_kakan = (seat, meld)
             self.kan_declared(seat, kind)
@@ -522,7 +526,7 @@ class RoundState:
             tsumo=ev.tsumo,
             riichi=self.riichi[seat] and not self.double_riichi[seat],
             double_riichi=self.double_riichi[seat] and self.riichi[seat],
-            ippatsu=self.ippatsu[seat],
+            ippatsu=self.ippatsu_before_kakan[seat] if chankan else self.ippatsu[seat],
             rinshan=ev.tsumo and replacement and not after_kita,
             chankan=chankan,
             haitei=ev.tsumo and last and not replacement,

@@ -121,6 +121,115 @@ def _exit_code(audits: Sequence[FileAudit], fail_on: str) -> int:
     return EXIT_FINDINGS if worst >= floor else EXIT_OK
 
 
+_WINDS = click.Choice(["E", "S", "W", "N"], case_sensitive=False)
+
+
+@cli.command()
+@click.argument("hand")
+@click.option("--win", "win_tile", required=True, help="The winning tile, e.g. 8s.")
+@click.option("--ron/--tsumo", "ron", required=True, help="How the hand was won.")
+@click.option(
+    "--meld",
+    "melds",
+    multiple=True,
+    metavar="KIND:TILES",
+    help="A call or concealed kan: chi:234m pon:777p daiminkan:5555z kakan:2222p "
+    "ankan:1111s kita:4z. Repeat for each.",
+)
+@click.option("--riichi", is_flag=True)
+@click.option("--double-riichi", is_flag=True)
+@click.option("--ippatsu", is_flag=True)
+@click.option("--rinshan", is_flag=True)
+@click.option("--chankan", is_flag=True)
+@click.option("--haitei", is_flag=True)
+@click.option("--houtei", is_flag=True)
+@click.option("--tenhou", "tenhou_", is_flag=True)
+@click.option("--chiihou", is_flag=True)
+@click.option("--seat-wind", type=_WINDS, default="S", show_default=True)
+@click.option("--round-wind", type=_WINDS, default="E", show_default=True)
+@click.option("--dora", multiple=True, metavar="IND", help="A dora indicator; repeat.")
+@click.option("--ura", multiple=True, metavar="IND", help="An ura indicator; repeat.")
+@click.option("--honba", type=click.IntRange(min=0), default=0)
+@click.option("--sticks", type=click.IntRange(min=0), default=0)
+@click.option("--players", type=click.Choice(["3", "4"]), default="4")
+@click.option("--rules", "rules", default="tenhou", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
+)
+def score(
+    hand: str,
+    win_tile: str,
+    ron: bool,
+    melds: tuple[str, ...],
+    riichi: bool,
+    double_riichi: bool,
+    ippatsu: bool,
+    rinshan: bool,
+    chankan: bool,
+    haitei: bool,
+    houtei: bool,
+    tenhou_: bool,
+    chiihou: bool,
+    seat_wind: str,
+    round_wind: str,
+    dora: tuple[str, ...],
+    ura: tuple[str, ...],
+    honba: int,
+    sticks: int,
+    players: str,
+    rules: str,
+    fmt: str,
+) -> None:
+    """Score one winning hand. HAND is the concealed part including the winning tile.
+
+    Example: mjaudit score 234m567p22345678s --win 8s --ron --riichi --dora 1m
+    """
+    from analyzer.scoring import NotAWin
+    from analyzer.scoring import score as score_hand
+
+    from mjaudit.hands import WinContext
+    from mjaudit.melds import parse_meld
+    from mjaudit.rules import load_rules
+    from mjaudit.tiles import Tile, tiles
+    from reports.score_output import render_score_error, render_score_json, render_score_text
+
+    try:
+        ruleset = load_rules(rules)
+        concealed = tiles(hand)
+        win = Tile(win_tile)
+        called = tuple(parse_meld(m) for m in melds)
+        ctx = WinContext(
+            tsumo=not ron,
+            riichi=riichi,
+            double_riichi=double_riichi,
+            ippatsu=ippatsu,
+            rinshan=rinshan,
+            chankan=chankan,
+            haitei=haitei,
+            houtei=houtei,
+            tenhou=tenhou_,
+            chiihou=chiihou,
+            seat_wind="ESWN".index(seat_wind.upper()),
+            round_wind="ESWN".index(round_wind.upper()),
+            dora_indicators=tuple(Tile(t) for t in dora),
+            ura_indicators=tuple(Tile(t) for t in ura),
+            honba=honba,
+            riichi_sticks=sticks,
+            kita=sum(1 for m in called if m.kind.value == "kita"),
+            players=int(players),
+        )
+    except (ValueError, MjauditError) as exc:
+        raise click.UsageError(str(exc)) from None
+    if win not in concealed:
+        raise click.UsageError(f"the winning tile {win} is not in the hand {hand}")
+    try:
+        result = score_hand(concealed, win, called, ctx, ruleset)
+    except NotAWin as exc:
+        click.echo(render_score_error(exc.code, exc.message, fmt == "json"))
+        sys.exit(EXIT_FINDINGS)
+    click.echo(render_score_json(result) if fmt == "json" else render_score_text(result))
+
+
 @cli.command()
 @click.argument("path")
 @click.option("--round", "round_label", default=None, help="Round label such as E2-1.")

@@ -5,6 +5,7 @@ Every code is documented in docs/findings.md.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -50,7 +51,7 @@ INFO_CODES = frozenset(
     {"missed-ron", "missed-tsumo", "riichi-while-furiten", "discard-into-furiten"}
 )
 
-JsonValue = str | int | float | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
+JsonValue = str | int | float | bool | None | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from enum import Enum
 
 from mjaudit.tiles import Tile, to_mpsz
 
-__all__ = ["Meld", "MeldKind"]
+__all__ = ["Meld", "MeldKind", "parse_meld"]
 
 
 class MeldKind(Enum):
@@ -63,3 +63,50 @@ class Meld:
 
     def __str__(self) -> str:
         return f"{self.kind.value}:{to_mpsz(self.tiles)}"
+
+
+_SPEC_SIZES = {
+    MeldKind.CHI: 3,
+    MeldKind.PON: 3,
+    MeldKind.DAIMINKAN: 4,
+    MeldKind.KAKAN: 4,
+    MeldKind.ANKAN: 4,
+    MeldKind.KITA: 1,
+}
+
+
+def parse_meld(spec: str) -> Meld:
+    """A meld from its text form ``KIND:TILES``: ``chi:234m``, ``pon:777p``, ``kakan:2222p``.
+
+    The first tile is taken as the called one (for a kakan, the last is the added one).
+    """
+    from mjaudit.tiles import tiles as parse_tiles
+
+    kind_text, sep, tile_text = spec.partition(":")
+    try:
+        kind = MeldKind(kind_text.strip().lower())
+    except ValueError:
+        known = ", ".join(k.value for k in MeldKind)
+        raise ValueError(f"unknown meld kind {kind_text!r} in {spec!r} (known: {known})") from None
+    if not sep:
+        raise ValueError(f"a meld is KIND:TILES, e.g. pon:777p, not {spec!r}")
+    group = parse_tiles(tile_text)
+    if len(group) != _SPEC_SIZES[kind]:
+        raise ValueError(f"{kind.value} takes {_SPEC_SIZES[kind]} tiles, {spec!r} has {len(group)}")
+    kinds = sorted(t.kind for t in group)
+    if kind is MeldKind.CHI:
+        if (
+            kinds[0] >= 27
+            or kinds != [kinds[0], kinds[0] + 1, kinds[0] + 2]
+            or (kinds[0] // 9 != kinds[2] // 9)
+        ):
+            raise ValueError(f"{spec!r} is not a run of three in one suit")
+    elif len(set(kinds)) != 1:
+        raise ValueError(f"{spec!r}: all tiles of a {kind.value} must be the same")
+    if kind is MeldKind.KITA and kinds[0] != 30:
+        raise ValueError(f"kita is a North (4z), not {spec!r}")
+    if kind in (MeldKind.ANKAN, MeldKind.KITA):
+        return Meld(kind, group)
+    if kind is MeldKind.KAKAN:
+        return Meld(kind, group, group[0], None, group[-1])
+    return Meld(kind, group, group[0])

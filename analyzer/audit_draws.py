@@ -1,0 +1,199 @@
+"""Checks of drawn hands: the draw type against the state, tenpai, and payments.
+
+Tenhou's draw types (tenhou-format.md §1.11, rules-matrix §E): an exhaustive draw
+needs an empty live wall; kyuushu kyuuhai nine different terminals and honours in
+the declarer's first, uninterrupted turn; suufon renda four identical wind discards
+as the first four discards with no call; suucha riichi four riichi; suukaikan four
+kans by more than one player; sanchahou three players able to win on one discard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from analyzer.audit_common import error
+from analyzer.hand import is_complete, waits
+from analyzer.points import nagashi_payments, noten_payments
+from analyzer.state import DrawRecord, RoundReplay
+from mjaudit.events import DrawReason
+from mjaudit.findings import Finding, JsonValue
+from mjaudit.rules import Ruleset
+from mjaudit.tiles import Tile, to_mpsz
+
+__all__ = ["check_draw", "is_tenpai"]
+
+
+def _counts(hand: Sequence[Tile]) -> list[int]:
+    counts = [0] * 34
+    for t in hand:
+        counts[t.kind] += 1
+    return counts
+
+
+def is_tenpai(concealed: Sequence[Tile], melds_tiles: Sequence[Tile] = ()) -> bool:
+    """Tenpai for a drawn hand: some wait that is not all four in the player's own tiles.
+
+    Tenhou counts a formal (keishiki) tenpai, but not a wait whose four copies the
+    player holds themself (rules-matrix §E noten row).
+    """
+    counts = _counts(concealed)
+    own = _counts(melds_tiles)
+    return any(counts[k] + own[k] < 4 for k in waits(counts))
+
+
+def _yaochu_kinds(hand: Sequence[Tile]) -> int:
+    return len({t.kind for t in hand if t.is_yaochu})
+
+
+def check_draw(
+    rnd: RoundReplay, rec: DrawRecord, rules: Ruleset, path: str, players: int
+) -> tuple[list[Finding], int]:
+    """Findings for one drawn hand, and the number of seat deltas compared."""
+    out: list[Finding] = []
+    ev = rec.event
+    claims = ev.claims
+    idx = rec.event_index
+    reason = ev.reason
+
+    def bad(
+        message: str, seat: int | None = None, expected: JsonValue = None, actual: JsonValue = None
+    ) -> None:
+        out.append(error(rnd, path, "draw-mismatch", message, idx, seat, expected, actual))
+
+    expected = [0] * 4
+    if reason.abortive and reason.value not in rules.abortive_draws:
+        bad(f"the log ends the hand in a {reason.value} draw, which these rules do not have")
+    if reason in (DrawReason.EXHAUSTIVE, DrawReason.NAGASHI_MANGAN):
+        if rec.live_remaining != 0:
+            bad(
+                f"exhaustive draw with {rec.live_remaining} tiles still in the live wall",
+                expected=0,
+                actual=rec.live_remaining,
+            )
+        tenpai = [
+            s
+            for s in range(players)
+            if is_tenpai(rec.concealed[s], [t for m in rec.melds[s] for t in m.tiles])
+        ]
+        if claims.tenpai is not None and sorted(claims.tenpai) != tenpai:
+            bad(
+                f"the log shows seats {sorted(claims.tenpai)} tenpai, the hands make "
+                f"seats {tenpai} tenpai",
+                expected=tenpai,
+                actual=sorted(claims.tenpai),
+            )
+        for s in range(players):
+            if rec.riichi[s] and s not in tenpai:
+                bad(f"seat {s} declared riichi but is not tenpai at the draw", s)
+        nagashi = [s for s in range(players) if _is_nagashi(rec, s, rules)]
+        if reason is DrawReason.NAGASHI_MANGAN:
+            if not nagashi:
+                bad("nagashi mangan, but no player's pond is all terminals and honours, uncalled")
+            expected = list(nagashi_payments(nagashi, rec.dealer, players, rules))
+        else:
+            if nagashi and rules.nagashi_mangan:
+                bad(
+                    f"seat {nagashi[0]} has a nagashi mangan pond, but the log records a plain "
+                    "exhaustive draw",
+                    nagashi[0],
+                )
+            expected = list(noten_payments(tenpai, players, rules))
+    elif reason is DrawReason.KYUUSHU:
+        declarers = [s for s, _ in claims.hands]
+        for s in declarers:
+            hand = rec.concealed[s]
+            kinds = _yaochu_kinds(hand)
+            if kinds < 9:
+                bad(
+                    f"kyuushu kyuuhai declared by seat {s} with {kinds} kinds of terminals "
+                    f"and honours ({to_mpsz(hand)}); nine are needed",
+                    s,
+                    9,
+                    kinds,
+                )
+            if rec.calls_made or rec.first_discards[s] is not None:
+                bad(f"kyuushu kyuuhai declared by seat {s} after their first turn", s)
+    elif reason is DrawReason.SUUFON_RENDA:
+        first = rec.first_discards[:players]
+        same = (
+            all(t is not None and t.is_wind for t in first)
+            and len({t.kind for t in first if t is not None}) == 1
+        )
+        if not same or rec.calls_made or any(len(p) != 1 for p in rec.ponds[:players]):
+            shown = " ".join(str(t) if t else "-" for t in first)
+            bad(f"four winds draw, but the first discards are {shown}", None, None, shown)
+    elif reason is DrawReason.SUUCHA_RIICHI:
+        n = sum(rec.riichi)
+        if n != players:
+            bad(f"four-riichi draw with {n} riichi declared", None, players, n)
+    elif reason is DrawReason.SUUKAIKAN:
+        kans = sum(rec.kans_by_seat)
+        kanners = sum(1 for k in rec.kans_by_seat if k)
+        if kans != 4 or kanners < 2:
+            bad(
+                f"four-kan draw with {kans} kans by {kanners} players (four kans by more than "
+                "one player are needed)",
+                None,
+                4,
+                kans,
+            )
+    elif reason is DrawReason.SANCHAHOU:
+        last = _last_discard(rec)
+        winners = [
+            s
+            for s, hand in claims.hands
+            if last is not None and is_complete(_counts((*hand, last)))
+        ]
+        if len(claims.hands) != 3 or len(winners) != 3:
+            bad(
+                f"triple-ron draw, but {len(winners)} of the hands shown win on the last discard",
+                None,
+                3,
+                len(winners),
+            )
+    compared = 0
+    if claims.deltas is not None:
+        for s in range(4):
+            compared += 1
+            if claims.deltas[s] != expected[s]:
+                out.append(
+                    error(
+                        rnd,
+                        path,
+                        "payment-mismatch",
+                        f"{_draw_name(reason)}: seat {s} {_signed(claims.deltas[s])} in the log, "
+                        f"recomputed {_signed(expected[s])}",
+                        idx,
+                        s,
+                        expected[s],
+                        claims.deltas[s],
+                    )
+                )
+    return out, compared
+
+
+def _draw_name(reason: DrawReason) -> str:
+    return {
+        DrawReason.EXHAUSTIVE: "exhaustive draw",
+        DrawReason.NAGASHI_MANGAN: "nagashi mangan",
+    }.get(reason, f"{reason.value} draw")
+
+
+def _signed(points: int) -> str:
+    return f"{points:+d}"
+
+
+def _last_discard(rec: DrawRecord) -> Tile | None:
+    best: tuple[int, Tile] | None = None
+    for pond in rec.ponds:
+        if pond and (best is None or pond[-1].event_index > best[0]):
+            best = (pond[-1].event_index, pond[-1].tile)
+    return best[1] if best else None
+
+
+def _is_nagashi(rec: DrawRecord, seat: int, rules: Ruleset) -> bool:
+    """Every discard a terminal or honour, none called away (Tenhou: own calls allowed)."""
+    pond = rec.ponds[seat]
+    if not pond or any(p.called or not p.tile.is_yaochu for p in pond):
+        return False
+    return rules.nagashi_open_calls_allowed or not any(m.is_open for m in rec.melds[seat])

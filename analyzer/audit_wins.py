@@ -1,0 +1,274 @@
+"""Checks of wins: re-score every hand from the replayed state and settle it.
+
+The log's claims (yaku, han, fu, points, limit, yakuman, pao, each seat's delta)
+are compared with the recomputation; every difference is one finding with the
+expected (recomputed) and actual (logged) value.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from analyzer.audit_common import error
+from analyzer.points import settle_win
+from analyzer.scoring import NotAWin, score
+from analyzer.state import RoundReplay, WinRecord
+from mjaudit.events import Limit
+from mjaudit.findings import Finding, JsonValue
+from mjaudit.hands import HandResult
+from mjaudit.melds import MeldKind
+from mjaudit.rules import Ruleset
+from mjaudit.yaku import Yaku
+
+__all__ = ["check_wins", "expected_pao", "tenhou_yaku"]
+
+_DRAGONS = (31, 32, 33)
+_WINDS = (27, 28, 29, 30)
+
+
+def tenhou_yaku(result: HandResult, ura_listed: bool) -> Counter[tuple[Yaku, int]]:
+    """The yaku as a Tenhou log lists them: dora (with kita folded in) and aka only when
+    non-zero, ura always for a riichi winner (tenhou-format.md §1.10, rules-matrix §G)."""
+    listed: Counter[tuple[Yaku, int]] = Counter(
+        (y.yaku, y.han) for y in result.yaku if not y.yakuman
+    )
+    if result.dora + result.kita:
+        listed[(Yaku.DORA, result.dora + result.kita)] += 1
+    if result.aka:
+        listed[(Yaku.AKA_DORA, result.aka)] += 1
+    if ura_listed:
+        listed[(Yaku.URA_DORA, result.ura)] += 1
+    return listed
+
+
+def expected_pao(rec: WinRecord, result: HandResult, rules: Ruleset) -> int | None:
+    """The liable seat: who fed the last dragon (daisangen) or wind (daisuushii) set.
+
+    Tenhou: the liability falls on the player whose discard completed the third
+    dragon set or the fourth wind set by pon or open kan (rules-matrix §E pao row).
+    """
+    yakuman = {y.yaku for y in result.yaku if y.yakuman}
+    for name, yaku, kinds, need in (
+        ("daisangen", Yaku.DAISANGEN, _DRAGONS, 3),
+        ("daisuushii", Yaku.DAISUUSHII, _WINDS, 4),
+    ):
+        if name not in rules.pao_yakuman or yaku not in yakuman:
+            continue
+        count = 0
+        for m in rec.melds:
+            if m.kind is MeldKind.KITA or m.kind34 not in kinds:
+                continue
+            count += 1
+            if (
+                count == need
+                and m.kind in (MeldKind.PON, MeldKind.DAIMINKAN, MeldKind.KAKAN)
+                and m.from_seat is not None
+                and m.from_seat != rec.seat
+            ):
+                return m.from_seat
+    return None
+
+
+def _fmt(items: Counter[tuple[Yaku, int]]) -> list[str]:
+    return sorted(f"{y.label} {h}" for (y, h), n in items.items() for _ in range(n))
+
+
+def check_wins(
+    rnd: RoundReplay, rules: Ruleset, path: str, players: int
+) -> tuple[list[Finding], int, int]:
+    """Findings for the wins of one round, hands scored, and seat deltas compared."""
+    out: list[Finding] = []
+    scored = compared = 0
+    takes_sticks = True
+    for rec in rnd.wins:
+        try:
+            result = score(rec.concealed, rec.win_tile, rec.melds, rec.context, rules)
+        except NotAWin as exc:
+            message = f"seat {rec.seat} wins, but {exc.message}"
+            out.append(error(rnd, path, exc.code, message, rec.event_index, rec.seat))
+            takes_sticks = False
+            continue
+        scored += 1
+        out.extend(_compare_value(rnd, rec, result, rules, path))
+        pao = expected_pao(rec, result, rules)
+        claims = rec.event.claims
+        if claims.pao_seat != pao:
+            out.append(
+                _err(
+                    rnd,
+                    rec,
+                    path,
+                    "pao-mismatch",
+                    f"log names {_who(claims.pao_seat)} liable (pao), the calls make "
+                    f"{_who(pao)} liable",
+                    pao,
+                    claims.pao_seat,
+                )
+            )
+        deltas = settle_win(
+            result,
+            rec.seat,
+            rec.from_seat,
+            rec.dealer,
+            rec.honba,
+            rec.riichi_sticks,
+            rules,
+            pao_seat=pao if pao is not None else claims.pao_seat,
+            players=players,
+            takes_honba_and_sticks=takes_sticks,
+        )
+        # Tenhou: only the winner nearest the discarder takes honba and sticks.
+        takes_sticks = False
+        if claims.deltas is not None:
+            for s in range(4):
+                compared += 1
+                if claims.deltas[s] != deltas[s]:
+                    out.append(
+                        error(
+                            rnd,
+                            path,
+                            "payment-mismatch",
+                            f"seat {rec.seat}'s win: seat {s} {claims.deltas[s]:+d} in the "
+                            f"log, recomputed {deltas[s]:+d}",
+                            rec.event_index,
+                            s,
+                            deltas[s],
+                            claims.deltas[s],
+                        )
+                    )
+    return out, scored, compared
+
+
+def _err(
+    rnd: RoundReplay,
+    rec: WinRecord,
+    path: str,
+    code: str,
+    message: str,
+    expected: JsonValue = None,
+    actual: JsonValue = None,
+) -> Finding:
+    return error(
+        rnd, path, code, f"seat {rec.seat}: {message}", rec.event_index, rec.seat, expected, actual
+    )
+
+
+def _tenhou_limit(result: HandResult, rules: Ruleset) -> Limit:
+    """The limit code a Tenhou log writes for this result."""
+    if (
+        rules.kiriage
+        and result.limit is Limit.MANGAN
+        and not result.yakuman
+        and result.han < 5
+        and result.fu * 2 ** (result.han + 2) == 1920
+    ):
+        # Tenhou writes the limit code of a kiriage mangan as 0, from han and fu
+        # before the rounding (dnovikoff-tenhou_chip.xml E1-0: ten="30,12000,0").
+        return Limit.NONE
+    return result.limit
+
+
+def _compare_value(
+    rnd: RoundReplay, rec: WinRecord, result: HandResult, rules: Ruleset, path: str
+) -> list[Finding]:
+    """Yaku, han, fu, points and limit: the log's claims against the recomputation."""
+    out: list[Finding] = []
+    claims = rec.event.claims
+
+    def diff(code: str, what: str, expected: int, actual: int | None, why: str = "") -> None:
+        if actual is not None and expected != actual:
+            message = f"log says {actual} {what}, recomputed {expected} {what}"
+            out.append(
+                _err(rnd, rec, path, code, message + (f" ({why})" if why else ""), expected, actual)
+            )
+
+    if result.yakuman:
+        want = Counter(y.yaku for y in result.yaku if y.yakuman)
+        recomputed = sorted(y.label for y in want)
+        if claims.yakuman is not None and Counter(claims.yakuman) != want:
+            listed = sorted(y.label for y in claims.yakuman)
+            out.append(
+                _err(
+                    rnd,
+                    rec,
+                    path,
+                    "yaku-mismatch",
+                    f"log lists yakuman {', '.join(listed)}, recomputed {', '.join(recomputed)}",
+                    recomputed,
+                    listed,
+                )
+            )
+        elif claims.yakuman is None and claims.yaku is not None:
+            out.append(
+                _err(
+                    rnd,
+                    rec,
+                    path,
+                    "yaku-mismatch",
+                    f"log lists ordinary yaku, recomputed yakuman {', '.join(recomputed)}",
+                    recomputed,
+                    _fmt(Counter(claims.yaku)),
+                )
+            )
+    else:
+        if claims.yaku is not None:
+            have = Counter(claims.yaku)
+            want_y = tenhou_yaku(result, rec.context.riichi or rec.context.double_riichi)
+            if have != want_y:
+                extra = ", ".join(_fmt(have - want_y)) or "nothing more"
+                missing = ", ".join(_fmt(want_y - have)) or "nothing"
+                out.append(
+                    _err(
+                        rnd,
+                        rec,
+                        path,
+                        "yaku-mismatch",
+                        f"log lists {extra} where recomputation has {missing}",
+                        _fmt(want_y),
+                        _fmt(have),
+                    )
+                )
+        elif claims.yakuman is not None:
+            listed = sorted(y.label for y in claims.yakuman)
+            out.append(
+                _err(
+                    rnd,
+                    rec,
+                    path,
+                    "yaku-mismatch",
+                    f"log lists yakuman {', '.join(listed)}, recomputed {result.han} han",
+                    result.han,
+                    listed,
+                )
+            )
+        diff("han-mismatch", "han", result.han, claims.han)
+        diff(
+            "fu-mismatch",
+            "fu",
+            result.fu,
+            claims.fu,
+            ", ".join(f"{p.reason} {p.fu}" for p in result.fu_parts),
+        )
+    diff("points-mismatch", "points", result.total, claims.points)
+    want_limit = _tenhou_limit(result, rules)
+    if claims.limit is not None and claims.limit != want_limit:
+        out.append(
+            _err(
+                rnd,
+                rec,
+                path,
+                "limit-mismatch",
+                f"log says {_limit(claims.limit)}, recomputed {_limit(want_limit)}",
+                want_limit.name.lower(),
+                claims.limit.name.lower(),
+            )
+        )
+    return out
+
+
+def _limit(limit: Limit) -> str:
+    return "no limit" if limit is Limit.NONE else limit.name.lower()
+
+
+def _who(seat: int | None) -> str:
+    return "nobody" if seat is None else f"seat {seat}"
