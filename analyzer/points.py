@@ -145,27 +145,19 @@ def settle_win(
     else:
         payers = [s for s in _seats(players) if s != winner]
         honba_each = rules.honba_tsumo_each * honba
-        owed = {s: _tsumo_share(result, s == dealer) + honba_each for s in payers}
+        share = _pao_share(result, rules) if pao is not None else 0
+        for s in payers:
+            normal = _tsumo_share(result, s == dealer)
+            if share and result.total:
+                # The liable seat covers the pao share; the rest is a normal tsumo.
+                normal = round_up(normal * (result.total - share) // result.total)
+            pays_honba = pao is None or not rules.pao_pays_honba
+            deltas[s] -= normal + (honba_each if pays_honba else 0)
         if pao is not None:
-            share = _pao_share(result, rules)
-            # The liable seat pays the pao share in full; the rest is shared as usual.
-            rest = result.total - share
-            for s in payers:
-                normal = _tsumo_share(result, s == dealer)
-                part = normal * rest // result.total if result.total else 0
-                deltas[s] -= round_up(part) if part else 0
             deltas[pao] -= share
-            honba_total = honba_each * len(payers)
             if rules.pao_pays_honba:
-                deltas[pao] -= honba_total
-            else:
-                for s in payers:
-                    deltas[s] -= honba_each
-            deltas[winner] += -sum(deltas)
-        else:
-            for s, pay in owed.items():
-                deltas[s] -= pay
-            deltas[winner] += sum(owed.values())
+                deltas[pao] -= honba_each * len(payers)
+        deltas[winner] -= sum(deltas)
     if takes_honba_and_sticks:
         deltas[winner] += 1000 * riichi_sticks
     return tuple(deltas)
