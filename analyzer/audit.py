@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from analyzer.audit_draws import check_draw
 from analyzer.audit_scores import check_chain
 from analyzer.audit_wins import check_wins
+from analyzer.final import check_final
 from analyzer.replay import replay
 from analyzer.state import GameReplay
 from mjaudit.errors import LogFormatError
@@ -150,9 +151,12 @@ def audit_log(log: GameLog, rules: Ruleset, keep_replay: bool = False) -> FileAu
                 1 for w in rnd.wins if w.event.claims.dora_indicators is not None
             )
     findings.extend(game.findings)
-    chain, _, compared = check_chain(game, log.path)
+    chain, state, compared = check_chain(game, log.path)
     findings.extend(chain)
     checks["chain_values_compared"] += compared
+    if game.end is not None and state is not None:
+        findings.extend(_check_end(game, state.scores, state.riichi_sticks, log))
+        checks["game_ends_checked"] += 1
     findings.sort(key=lambda f: (-f.severity.rank, f.event if f.event is not None else -1))
     return FileAudit(
         path=log.path,
@@ -166,6 +170,64 @@ def audit_log(log: GameLog, rules: Ruleset, keep_replay: bool = False) -> FileAu
         checks=tuple(sorted(checks.items())),
         replay=game if keep_replay else None,
     )
+
+
+def _check_end(game: GameReplay, scores: list[int], sticks: int, log: GameLog) -> list[Finding]:
+    """The final scores and result points against the game-end rules (analyzer.final)."""
+    assert game.end is not None
+    start = log.start
+    hint = start.rules_hint
+    result, diffs = check_final(
+        game.end.claims,
+        scores,
+        sticks,
+        start.first_dealer,
+        game.players,
+        game.rules,
+        hint,
+        start.game_id,
+    )
+    lobby = dict(hint.extras).get("lobby", "0")
+    # Private and special lobbies may set their own uma; where the log does not say
+    # which, a difference in the result points is a warning, not a verdict.
+    trusted = not result.assumed or (lobby in ("0", "") and not hint.special_lobby)
+    out: list[Finding] = []
+    for d in diffs:
+        what = "final score" if d.field == "final" else "result"
+        message = (
+            f"game end: seat {d.seat}'s {what} is {d.claimed} in the log, "
+            f"recomputed {d.expected} ({result.rule})"
+        )
+        if d.field == "final" or trusted:
+            out.append(
+                Finding(
+                    "final-score-mismatch",
+                    Severity.ERROR,
+                    message,
+                    log.path,
+                    None,
+                    game.end_index,
+                    d.seat,
+                    d.expected,
+                    d.claimed,
+                )
+            )
+        else:
+            out.append(
+                Finding(
+                    "rules-assumed",
+                    Severity.WARNING,
+                    f"{message}; this lobby's uma is not known, so the result "
+                    "points are not judged",
+                    log.path,
+                    None,
+                    game.end_index,
+                    d.seat,
+                    d.expected,
+                    d.claimed,
+                )
+            )
+    return out
 
 
 def count_results(log: GameLog) -> tuple[int, int]:
