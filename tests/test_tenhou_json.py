@@ -1,0 +1,452 @@
+"""Tenhou JSON parser: each construct on a tiny kyoku, the errors, and the real corpus."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from analyzer.replay import replay
+from mjaudit.errors import LogFormatError
+from mjaudit.events import (
+    DeclareMeld,
+    Discard,
+    DoraReveal,
+    DrawReason,
+    DrawTile,
+    Event,
+    GameEnd,
+    GameStart,
+    Limit,
+    Presence,
+    RiichiAccepted,
+    RiichiDeclared,
+    RoundDraw,
+    RoundStart,
+    Win,
+)
+from mjaudit.melds import MeldKind
+from mjaudit.rules import rules_for
+from mjaudit.tiles import Tile
+from mjaudit.yaku import Yaku
+from parsers import load_bytes
+from parsers.tenhou_json import parse_tenhou_json
+from parsers.tenhou_json_result import JsonFail, parse_score, parse_yaku
+from parsers.tenhou_xml import parse_tenhou_xml
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+JSON_DIR = CORPUS / "tenhou-json"
+XML_DIR = CORPUS / "tenhou-xml"
+
+FILL = [11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 24]
+
+
+def kyoku(
+    hands: list[list[int]],
+    takes: list[list[object]],
+    outs: list[list[object]],
+    result: list[object],
+    dora: list[int] | None = None,
+    ura: list[int] | None = None,
+    head: list[int] | None = None,
+) -> list[object]:
+    k: list[object] = [head or [0, 0, 0], [25000] * 4, dora or [11], ura or []]
+    for s in range(4):
+        k += [hands[s], takes[s], outs[s]]
+    return [*k, result]
+
+
+def doc(*kyokus: list[object], disp: str = "鳳南喰赤", **extra: object) -> bytes:
+    return json.dumps(
+        {
+            "title": ["", ""],
+            "name": ["A", "B", "C", "D"],
+            "rule": {"disp": disp, "aka": 1},
+            "log": list(kyokus),
+            **extra,
+        },
+        ensure_ascii=False,
+    ).encode()
+
+
+def shape(events: tuple[Event, ...] | list[Event]) -> list[str]:
+    out = []
+    for e in events:
+        match e:
+            case DrawTile():
+                out.append(f"draw{e.seat} {e.tile}")
+            case Discard():
+                out.append(f"discard{e.seat} {e.tile}{' tsumogiri' if e.tsumogiri else ''}")
+            case DeclareMeld():
+                out.append(f"{e.meld.kind.value}{e.seat} from {e.meld.from_seat}")
+            case DoraReveal():
+                out.append(f"dora {e.indicator}")
+            case RiichiDeclared():
+                out.append(f"riichi{e.seat}")
+            case RiichiAccepted():
+                out.append(f"accepted{e.seat}")
+            case Win():
+                out.append(f"win{e.seat} from {e.from_seat}")
+            case RoundDraw():
+                out.append(f"draw-end {e.reason.value}")
+            case _:
+                pass
+    return out
+
+
+CALLS = kyoku(
+    hands=[
+        [11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 41],
+        [24, 25, 31, 32, 33, 34, 35, 36, 37, 38, 39, 42, 42],
+        [26, 29, 41, 41, 43, 43, 44, 44, 45, 45, 46, 46, 47],
+        [11, 12, 13, 14, 15, 16, 17, 18, 19, 27, 28, 31, 32],
+    ],
+    takes=[[47, 42, 35], [44], ["41p4141", 33], ["c292728", 34]],
+    outs=[[41, 60, 60], ["r24"], [29, 60], [11, 60]],
+    result=["和了", [-1000, 2000, 0, 0], [1, 0, 1, "30符1飜1000点", "立直(1飜)"]],
+    ura=[25],
+)
+
+
+def test_calls_riichi_and_ron_in_play_order() -> None:
+    log = parse_tenhou_json(doc(CALLS), "calls.json")
+    assert shape(log.events) == [
+        "draw0 7z",
+        "discard0 1z",
+        "pon2 from 0",
+        "discard2 9p",
+        "chi3 from 2",
+        "discard3 1m",
+        "draw0 2z",
+        "discard0 2z tsumogiri",
+        "draw1 4z",
+        "riichi1",
+        "discard1 4p",
+        "accepted1",
+        "draw2 3s",
+        "discard2 3s tsumogiri",
+        "draw3 4s",
+        "discard3 4s tsumogiri",
+        "draw0 5s",
+        "discard0 5s tsumogiri",
+        "win1 from 0",
+    ]
+    win = log.events[-2]
+    assert isinstance(win, Win) and isinstance(log.events[-1], GameEnd)
+    c = win.claims
+    assert (c.fu, c.han, c.points, c.limit) == (30, 1, 1000, Limit.NONE)
+    assert c.yaku == ((Yaku.RIICHI, 1),) and c.deltas == (-1000, 2000, 0, 0)
+    assert c.ura_indicators == (Tile("5p"),)  # the winner declared riichi
+    assert c.hand is None and c.win_tile is None  # not in the JSON
+    pon = next(e for e in log.events if isinstance(e, DeclareMeld))
+    assert pon.meld.called == Tile("1z") and pon.meld.tiles == (Tile("1z"),) * 3
+
+
+KANS = kyoku(
+    hands=[
+        [11, 11, 11, 21, 21, 22, 31, 32, 33, 34, 35, 36, 41],
+        [41, 41, 41, 12, 13, 14, 15, 16, 17, 18, 19, 22, 23],
+        FILL,
+        FILL,
+    ],
+    takes=[[11, 42, 46], ["m41414141", 43], [44], [45]],
+    outs=[["111111a11", 41, 60], [0, 60], [60], [60]],
+    result=["流局", [1500, -1500, 1500, -1500]],
+    dora=[11, 25, 26],
+)
+
+
+def test_ankan_daiminkan_filler_and_kan_dora_times() -> None:
+    log = parse_tenhou_json(doc(KANS), "kans.json")
+    assert shape(log.events) == [
+        "draw0 1m",
+        "ankan0 from None",
+        "dora 5p",  # ankan: turned at once, before the replacement draw
+        "draw0 2z",
+        "discard0 1z",
+        "daiminkan1 from 0",
+        "draw1 3z",
+        "dora 6p",  # open kan: turned just before the kanner's discard
+        "discard1 3z tsumogiri",
+        "draw2 4z",
+        "discard2 4z tsumogiri",
+        "draw3 5z",
+        "discard3 5z tsumogiri",
+        "draw0 6z",
+        "discard0 6z tsumogiri",
+        "draw-end exhaustive",
+    ]
+    end = log.events[-2]
+    assert isinstance(end, RoundDraw) and end.claims.tenpai == (0, 2)
+
+
+def _kakan(tail_takes: list[object], tail_outs: list[object], result: list[object]) -> bytes:
+    return doc(
+        kyoku(
+            hands=[FILL, [41, *FILL[:12]], [41, 41, *FILL[:11]], FILL],
+            takes=[[19, 23], [41, 24], ["p414141", *tail_takes], [22]],
+            outs=[[60, 60], [41, 60], [22, "k41414141", *tail_outs], [60]],
+            result=result,
+            dora=[11, 33],
+        )
+    )
+
+
+def test_kakan_robbed_by_chankan_turns_no_indicator() -> None:
+    ron: list[object] = ["和了", [0, 0, -1000, 1000], [3, 2, 3, "30符1飜1000点", "槍槓(1飜)"]]
+    log = parse_tenhou_json(_kakan([41], [], ron), "chankan.json")
+    assert shape(log.events)[-3:] == ["draw2 1z", "kakan2 from 1", "win3 from 2"]
+    kakan = next(e for e in log.events if isinstance(e, DeclareMeld) and e.meld.added)
+    assert kakan.meld.kind is MeldKind.KAKAN and kakan.meld.called == Tile("1z")
+
+
+def test_kakan_then_replacement_draw_then_indicator() -> None:
+    draw: list[object] = ["流局", [-1000, -1000, 3000, -1000]]
+    log = parse_tenhou_json(_kakan([41, 42], [60], draw), "kakan.json")
+    assert shape(log.events)[-5:] == [
+        "kakan2 from 1",
+        "draw2 2z",
+        "dora 3s",
+        "discard2 2z tsumogiri",
+        "draw-end exhaustive",
+    ]
+
+
+def test_sanma_kita_and_replacement_draw() -> None:
+    k = kyoku(
+        hands=[FILL, FILL, FILL, []],
+        takes=[[44, 19], [25], [26], []],
+        outs=[["f44", 60], [60], [60], []],
+        result=["全員不聴"],
+    )
+    log = parse_tenhou_json(doc(k, disp="三鳳南喰赤"), "sanma.json")
+    assert log.start.rules_hint.players == 3
+    assert shape(log.events)[:3] == ["draw0 4z", "kita0 from None", "draw0 9m"]
+    end = log.events[-2]
+    assert isinstance(end, RoundDraw) and end.claims.deltas == (0, 0, 0, 0)
+    assert end.claims.tenpai == ()
+
+
+def test_red_fives_follow_the_aka_flags() -> None:
+    k = kyoku(
+        [[51, *FILL[:12]], FILL, FILL, FILL], [[52], [], [], []], [[60], [], [], []], ["九種九牌"]
+    )
+    on = parse_tenhou_json(doc(k), "aka.json")
+    start = next(e for e in on.events if isinstance(e, RoundStart))
+    assert start.hands[0][0] == Tile("0m")
+    off = json.loads(doc(k))
+    off["rule"] = {"disp": "鳳南喰", "aka51": 0, "aka52": 0, "aka53": 0}
+    log = parse_tenhou_json(json.dumps(off).encode(), "noaka.json")
+    start = next(e for e in log.events if isinstance(e, RoundStart))
+    assert start.hands[0][0] == Tile("5m") and log.start.rules_hint.aka is False
+    assert shape(log.events)[-1] == "draw-end kyuushu"
+
+
+def test_rules_hint_from_disp() -> None:
+    hint = parse_tenhou_json(doc(CALLS, disp="般東喰赤"), "x.json").start.rules_hint
+    assert (hint.source, hint.players, hint.hanchan, hint.kuitan, hint.aka) == (
+        "tenhou-json",
+        4,
+        False,
+        True,
+        True,
+    )
+    assert hint.room == "ippan"
+
+
+@pytest.mark.parametrize(
+    ("text", "tsumo", "fu", "han", "limit", "points"),
+    [
+        pytest.param("30符4飜7700点", False, 30, 4, Limit.NONE, 7700, id="ron"),
+        pytest.param("30符4飜3900点∀", True, 30, 4, Limit.NONE, 11700, id="dealer-tsumo"),
+        pytest.param("満貫2000-4000点", True, None, None, Limit.MANGAN, 8000, id="mangan-tsumo"),
+        pytest.param("役満32000点", False, None, None, Limit.YAKUMAN, 32000, id="yakuman-ron"),
+        pytest.param("跳満6000点∀", True, None, None, Limit.HANEMAN, 18000, id="haneman-all"),
+    ],
+)
+def test_parse_score(
+    text: str, tsumo: bool, fu: int | None, han: int | None, limit: Limit, points: int
+) -> None:
+    s = parse_score(text, tsumo, 4)
+    assert (s.fu, s.han, s.limit, s.points) == (fu, han, limit, points)
+
+
+def test_parse_yaku() -> None:
+    assert parse_yaku("立直(1飜)") == (Yaku.RIICHI, 1)
+    assert parse_yaku("大三元(役満)") == (Yaku.DAISANGEN, None)
+    assert parse_yaku("場風 東(1飜)") == (Yaku.ROUND_WIND_EAST, 1)
+    with pytest.raises(JsonFail, match="unknown yaku"):
+        parse_yaku("Riichi(1飜)")
+
+
+def _broken(edit: str) -> bytes:
+    k = json.loads(json.dumps(CALLS))
+    if edit == "short":
+        k = k[:16]
+    elif edit == "tile":
+        k[5][0] = 99
+    elif edit == "yaku":
+        k[16][2][4] = "Riichi(1飜)"
+    elif edit == "order":
+        k[11][0] = "4141p41"  # a pon from seat 3, who never discarded a 1z
+    elif edit == "tsumo":
+        k[16][2][:4] = [1, 1, 1, "30符1飜300-500点"]
+    return doc(k)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        pytest.param("short", "list of 17 entries", id="short-kyoku"),
+        pytest.param("tile", "takes0[0]: 99 is not a tile", id="bad-tile"),
+        pytest.param("yaku", "unknown yaku name 'Riichi'", id="unknown-yaku"),
+        pytest.param("order", "E1-0: ", id="unorderable"),
+        pytest.param("tsumo", "wins by tsumo, but the last action", id="tsumo-after-discard"),
+    ],
+)
+def test_errors_name_the_file_the_round_and_the_problem(edit: str, message: str) -> None:
+    with pytest.raises(LogFormatError) as err:
+        parse_tenhou_json(_broken(edit), "bad.json")
+    assert err.value.path == "bad.json" and err.value.position == "round 1"
+    assert message in err.value.message
+
+
+def test_json_syntax_error_names_line_and_column() -> None:
+    with pytest.raises(LogFormatError, match=r"bad.json \(line 1, column \d+\): not valid JSON"):
+        parse_tenhou_json(b'{"log": [', "bad.json")
+    lines = doc(CALLS) + b"\n" + b"{oops\n"
+    with pytest.raises(LogFormatError, match=r"line 2, column 2"):
+        parse_tenhou_json(lines, "bad.jsonl")
+
+
+def test_json_lines_form_one_game_and_load_sniffs_the_format() -> None:
+    data = doc(CALLS) + b"\n" + doc(KANS) + b"\n"
+    log = load_bytes(data, "game.jsonl")
+    assert log.format == "tenhou-json"
+    starts = [e for e in log.events if isinstance(e, RoundStart)]
+    assert len(starts) == 2 and starts[1].pos.unit == "line" and starts[1].pos.number == 2
+    assert sum(isinstance(e, GameEnd) for e in log.events) == 1
+
+
+# -- the real corpus ----------------------------------------------------------------------
+def _corpus_files() -> list[Path]:
+    if not JSON_DIR.is_dir():
+        pytest.skip(f"corpus not available at {JSON_DIR}")
+    return sorted(p for p in JSON_DIR.rglob("*") if p.suffix in (".json", ".jsonl"))
+
+
+@pytest.mark.corpus
+def test_every_corpus_file_parses_and_replays_consistently() -> None:
+    files = _corpus_files()
+    rounds = wins = 0
+    problems = []
+    for path in files:
+        log = parse_tenhou_json(path.read_bytes(), str(path))
+        rounds += sum(isinstance(e, RoundStart) for e in log.events)
+        wins += sum(isinstance(e, Win) for e in log.events)
+        game = replay(log, rules_for(log.start.rules_hint))
+        problems += [
+            f.message for r in game.rounds for f in r.findings if f.code == "inconsistent-log"
+        ]
+    assert (len(files), rounds, wins) == (58, 454, 378)
+    assert problems == []
+
+
+def _same_game(event: Event) -> tuple[object, ...] | None:
+    match event:
+        case RoundStart():
+            hands = tuple(tuple(sorted(h)) for h in event.hands)
+            return (
+                "start",
+                event.round_index,
+                event.honba,
+                event.riichi_sticks,
+                event.scores,
+                event.dora_indicator,
+                hands,
+            )
+        case DrawTile():
+            return ("draw", event.seat, event.tile)
+        case Discard():
+            return ("discard", event.seat, event.tile, event.tsumogiri)
+        case DeclareMeld():
+            m = event.meld
+            return (
+                "meld",
+                event.seat,
+                m.kind,
+                tuple(sorted(m.tiles)),
+                m.called,
+                m.from_seat,
+                m.added,
+            )
+        case DoraReveal():
+            return ("dora", event.indicator)
+        case RiichiDeclared() | RiichiAccepted():
+            return (type(event).__name__, event.seat)
+        case Win():
+            c = event.claims
+            return (
+                "win",
+                event.seat,
+                event.from_seat,
+                c.points,
+                c.limit,
+                c.yakuman,
+                c.deltas,
+                c.pao_seat,
+                c.ura_indicators,
+            )
+        case RoundDraw():
+            return ("draw-end", event.reason, event.claims.deltas)
+        case Presence():
+            return ("presence", event.seat, event.connected)
+        case GameEnd():
+            return ("end",)
+        case GameStart():
+            return None
+
+
+def _twins() -> list[tuple[Path, Path]]:
+    pairs = []
+    for path in _corpus_files():
+        xml = XML_DIR / (path.name.split(".")[0] + ".xml")
+        if xml.exists():
+            pairs.append((path, xml))
+    return pairs
+
+
+@pytest.mark.corpus
+def test_json_twins_give_the_same_events_as_the_xml() -> None:
+    pairs = _twins()
+    assert len(pairs) == 37
+    for path, xml in pairs:
+        j = parse_tenhou_json(path.read_bytes(), str(path))
+        x = parse_tenhou_xml(xml.read_bytes(), str(xml))
+        with_presence = b'"connection"' in path.read_bytes()
+        je = [k for e in j.events if (k := _same_game(e))]
+        xe = [k for e in x.events if (k := _same_game(e))]
+        if not with_presence:  # viewer exports do not record disconnections
+            xe = [k for k in xe if k[0] != "presence"]
+        for a, b in itertools.zip_longest(je, xe):
+            assert a == b, f"{path.name}: {a} != {b}"
+        for a_ev, b_ev in zip(
+            [e for e in j.events if isinstance(e, Win)],
+            [e for e in x.events if isinstance(e, Win)],
+            strict=True,
+        ):
+            jc, xc = a_ev.claims, b_ev.claims
+            xyaku = tuple(sorted(p for p in xc.yaku or () if p != (Yaku.URA_DORA, 0)))
+            assert tuple(sorted(jc.yaku or ())) == xyaku, path.name
+            assert jc.han == xc.han and jc.fu in (None, xc.fu), path.name
+        end_j, end_x = j.events[-1], x.events[-1]
+        assert isinstance(end_j, GameEnd) and isinstance(end_x, GameEnd)
+        if end_j.claims.final_scores is not None:
+            assert end_j.claims.final_scores == end_x.claims.final_scores
+            assert end_j.claims.results == end_x.claims.results
+        draws = [e for e in j.events if isinstance(e, RoundDraw)]
+        assert all(
+            d.reason is not DrawReason.EXHAUSTIVE or d.claims.tenpai is not None for d in draws
+        )
