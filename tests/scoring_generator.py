@@ -11,13 +11,13 @@ after a kan on a tsumo, chankan on a ron of a tile nobody else holds, ...).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mjaudit.hands import WinContext
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile
 
-__all__ = ["GeneratedWin", "generate_wins"]
+__all__ = ["GeneratedWin", "generate_sanma_wins", "generate_wins"]
 
 _FIVES = (4, 13, 22)
 
@@ -233,4 +233,52 @@ def generate_wins(n: int, seed: int = 2024) -> list[GeneratedWin]:
             continue
         if win is not None:
             out.append(win)
+    return out
+
+
+_SANMA_GONE = frozenset(range(1, 8))  # 2m..8m are not in the three-player set
+
+
+def generate_sanma_wins(n: int, seed: int = 2025) -> list[GeneratedWin]:
+    """``n`` three-player wins: no 2m-8m, no chi, seats E/S/W, East or South round,
+    up to two extracted Norths (kita melds), indicators from the 108-tile set."""
+    rng = random.Random(seed)
+    kinds = [k for k in range(34) if k not in _SANMA_GONE]
+    out: list[GeneratedWin] = []
+    while len(out) < n:
+        try:
+            win = _one(rng)
+        except ValueError:
+            continue
+        if win is None or any(m.kind is MeldKind.CHI for m in win.melds):
+            continue
+        held = [*win.concealed, *(t for m in win.melds for t in m.tiles)]
+        if any(t.kind in _SANMA_GONE for t in held):
+            continue
+        norths = sum(t.kind == 30 for t in held)
+        kita = rng.randint(0, min(2, 4 - norths))
+        dora = tuple(Tile(rng.choice(kinds)) for _ in win.ctx.dora_indicators)
+        ura = tuple(Tile(rng.choice(kinds)) for _ in win.ctx.ura_indicators)
+        ctx = replace(
+            win.ctx,
+            players=3,
+            seat_wind=win.ctx.seat_wind % 3,
+            round_wind=win.ctx.round_wind % 2,
+            tenhou=win.ctx.tenhou and not kita,
+            chiihou=win.ctx.chiihou and not kita,
+            dora_indicators=dora,
+            ura_indicators=ura,
+        )
+        if (ctx.tenhou and ctx.seat_wind != 0) or (ctx.chiihou and ctx.seat_wind == 0):
+            ctx = replace(ctx, tenhou=False, chiihou=False)
+        kita_melds = tuple(Meld(MeldKind.KITA, (Tile("4z"),)) for _ in range(kita))
+        out.append(
+            replace(
+                win,
+                melds=win.melds + kita_melds,
+                ctx=ctx,
+                dora_ids=tuple(t.kind * 4 + 1 for t in dora),
+                ura_ids=tuple(t.kind * 4 + 1 for t in ura),
+            )
+        )
     return out
