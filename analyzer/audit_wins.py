@@ -211,37 +211,34 @@ def _compare_value(
                 )
             )
     else:
+        han_done = False
         if claims.yaku is not None:
             have = Counter(claims.yaku)
             want_y = tenhou_yaku(result, rec.context.riichi or rec.context.double_riichi)
-            if have != want_y:
+            if Counter(y for y, _ in have.elements()) != Counter(y for y, _ in want_y.elements()):
+                # Different yaku: the han total differs as a consequence and is not
+                # reported again.
                 extra = ", ".join(_fmt(have - want_y)) or "nothing more"
                 missing = ", ".join(_fmt(want_y - have)) or "nothing"
-                out.append(
-                    _err(
-                        rnd,
-                        rec,
-                        path,
-                        "yaku-mismatch",
-                        f"log lists {extra} where recomputation has {missing}",
-                        _fmt(want_y),
-                        _fmt(have),
-                    )
+                message = f"log lists {extra} where recomputation has {missing}"
+                out.append(_err(rnd, rec, path, "yaku-mismatch", message, _fmt(want_y), _fmt(have)))
+                han_done = True
+            elif have != want_y:
+                want_han = {y: h for (y, h) in want_y}
+                wrong = ", ".join(
+                    f"{y.label} {h} han (recomputed {want_han.get(y, 0)})"
+                    for (y, h) in sorted(have - want_y)
                 )
+                message = f"log gives {wrong}: {claims.han} han in all, recomputed {result.han}"
+                out.append(_err(rnd, rec, path, "han-mismatch", message, result.han, claims.han))
+                han_done = True
         elif claims.yakuman is not None:
             listed = sorted(y.label for y in claims.yakuman)
-            out.append(
-                _err(
-                    rnd,
-                    rec,
-                    path,
-                    "yaku-mismatch",
-                    f"log lists yakuman {', '.join(listed)}, recomputed {result.han} han",
-                    result.han,
-                    listed,
-                )
-            )
-        diff("han-mismatch", "han", result.han, claims.han)
+            message = f"log lists yakuman {', '.join(listed)}, recomputed {result.han} han"
+            out.append(_err(rnd, rec, path, "yaku-mismatch", message, result.han, listed))
+            han_done = True
+        if not han_done:
+            diff("han-mismatch", "han", result.han, claims.han)
         diff(
             "fu-mismatch",
             "fu",

@@ -28,8 +28,20 @@ def test_tenhou_xml_corpus_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
     errors = [f for f in doc["findings"] if f["severity"] == "error"]
     assert errors == []
     assert code == 0
-    # The checks really ran: every round replayed, every win's indicators compared.
-    assert t["checks"]["rounds_replayed"] == 3114
-    assert t["checks"]["dora_indicators_checked"] == 2639
+    # The checks really ran: every round replayed, every win re-scored and its
+    # indicators compared, every seat's delta of every win and draw compared, every
+    # draw and every game end checked.
+    checks = t["checks"]
+    assert checks["rounds_replayed"] == 3114
+    assert checks["dora_indicators_checked"] == 2639
+    assert checks["wins_scored"] == 2639
+    assert checks["draws_checked"] == 501
+    assert checks["deltas_compared"] == 4 * (2639 + 501)
+    assert checks["game_ends_checked"] == 332
+    assert checks["chain_values_compared"] > 30000
     warnings = [f for f in doc["findings"] if f["severity"] == "warning"]
     assert {f["code"] for f in warnings} <= {"rules-assumed"}
+    # Only the special and private lobbies need an assumption, and each says which.
+    assumed = {f["path"].rsplit("/", 1)[-1] for f in warnings}
+    assert all(n.startswith(("dnovikoff-tenhou_", "Cherrling", "2019020120gm-0009-10011"))
+               for n in assumed)
