@@ -1,0 +1,528 @@
+"""mjai JSON lines -> format-neutral events.
+
+The format and its dialects are described in ../shared/reference/mjai-format.md.
+One event per line, one game per file. Every dialect there is read:
+
+- gimite server (§4): no ``scores`` on ``start_kyoku``; ``hora`` with ``yakus``,
+  ``fu``, ``fan``, ``hora_points``, ``deltas``, ``uradora_markers``; ``reach_accepted``
+  and ``ryukyoku`` with ``deltas`` and ``scores``; ``end_game`` with ``scores``.
+- gimite TenhouArchive: the same, without ``kyotaku`` either; ``ankan`` has
+  ``"pai":"?"`` (ignored).
+- Mortal/libriichi arena, mjai.app and mjai-reviewer's convlog: ``scores`` on
+  ``start_kyoku``; ``hora`` with ``deltas`` and (since late 2021) ``ura_markers`` only;
+  ``ryukyoku`` with ``deltas`` only.
+- akochan: ``uradora_marker`` (singular), ``fan`` and unrounded ``fu``, no deltas.
+- mjaigym: gimite-like events with ``kyotaku`` but no ``scores`` on ``start_kyoku``.
+
+What a dialect carries becomes a claim; what it lacks stays ``None``. Two numbers
+every round needs are rebuilt when absent, as the reference advises (§2.2): the
+start scores (the last ``scores`` any event showed, else the previous start plus
+the deltas seen, 25000 each at first) and the riichi sticks (carried over, plus one
+per accepted riichi, cleared by a win).
+
+A log that stops early is still a game: the server's ``error`` line (gimite stops
+the game when a bot breaks a rule, §6.3) and a missing ``end_game`` (a cut log)
+both give a game without :class:`GameEnd`, so the hands that were played are still
+audited and the unfinished one has no result. Lines after ``error`` are ignored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+from mjaudit.errors import LogFormatError, SourcePos
+from mjaudit.events import (
+    DeclareMeld,
+    Discard,
+    DoraReveal,
+    DrawClaims,
+    DrawReason,
+    DrawTile,
+    EndClaims,
+    Event,
+    GameEnd,
+    GameLog,
+    GameStart,
+    PlayerInfo,
+    RiichiAccepted,
+    RiichiDeclared,
+    RoundDraw,
+    RoundStart,
+    RulesHint,
+    Win,
+    WinClaims,
+)
+from mjaudit.melds import Meld, MeldKind
+from mjaudit.tiles import Tile
+from mjaudit.yaku import Yaku
+from parsers.mjai_names import DRAGONS, WIND_YAKU, YAKU_NAMES, YAKUMAN_FAN, MjaiFail, tile_of
+
+__all__ = ["parse_mjai"]
+
+_WINDS = "ESWN"
+_REASONS = {
+    "fanpai": DrawReason.EXHAUSTIVE,
+    "nagashimangan": DrawReason.NAGASHI_MANGAN,
+    "kyushukyuhai": DrawReason.KYUUSHU,
+    "suchareach": DrawReason.SUUCHA_RIICHI,
+    "sanchaho": DrawReason.SANCHAHOU,
+    "sukaikan": DrawReason.SUUKAIKAN,
+    "sufonrenta": DrawReason.SUUFON_RENDA,
+}
+# Protocol messages some loggers keep; they are not part of the game (§2.12).
+_IGNORED = frozenset({"hello", "join", "none", "end_kyoku"})
+_CALLS = {"chi": MeldKind.CHI, "pon": MeldKind.PON, "daiminkan": MeldKind.DAIMINKAN}
+
+
+def _int(ev: dict[str, Any], key: str, default: int | None = None) -> int:
+    value = ev.get(key, default)
+    if type(value) is not int:
+        raise MjaiFail(f"'{key}' must be an integer, got {value!r}")
+    return value
+
+
+def _ints(value: object, what: str, n: int) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) < n or any(type(x) is not int for x in value):
+        raise MjaiFail(f"'{what}' must be a list of {n} integers, got {value!r}")
+    return tuple(value[:4]) + (0,) * (4 - len(value[:4]))
+
+
+def _tiles(value: object, what: str) -> tuple[Tile, ...]:
+    if not isinstance(value, list):
+        raise MjaiFail(f"'{what}' must be a list of tiles")
+    return tuple(tile_of(t) for t in value)
+
+
+class _Reader:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.events: list[Event] = []
+        self.players = 4
+        self.pos = SourcePos(path, 0, "", "line")
+        self.started = False
+        self.start_info: dict[str, Any] = {}
+        self.in_round = False
+        self.round_index = 0
+        self.dealer = 0
+        self.scores: list[int] | None = None
+        self.sticks = 0
+        self.melds: list[list[Meld]] = [[] for _ in range(4)]
+        self.last_draw: list[Tile | None] = [None] * 4
+        self.last_was_draw = False
+        self.riichi: set[int] = set()
+        self.stopped = False
+
+    # -- helpers ---------------------------------------------------------------------
+    def seat(self, ev: dict[str, Any], key: str) -> int:
+        seat = _int(ev, key)
+        if not 0 <= seat < self.players:
+            raise MjaiFail(f"'{key}' {seat} is not a seat 0..{self.players - 1}")
+        return seat
+
+    def need_round(self, kind: str) -> None:
+        if not self.in_round:
+            raise MjaiFail(f"'{kind}' outside a hand (no start_kyoku before it)")
+
+    def ensure_started(self, ev: dict[str, Any] | None = None) -> None:
+        if self.started:
+            return
+        info = self.start_info
+        names = info.get("names")
+        if not isinstance(names, list):
+            names = []
+        if ev is not None and isinstance(ev.get("tehais"), list):
+            hands = ev["tehais"]
+            if len(hands) == 3 or (len(hands) == 4 and not hands[3]):
+                self.players = 3
+        if len(names) == 3:
+            self.players = 3
+        players = tuple(PlayerInfo(str(n)) for n in names[:4])
+        players += tuple(PlayerInfo("") for _ in range(4 - len(players)))
+        aka = info.get("aka_flag")
+        first = info.get("kyoku_first")
+        hint = RulesHint(
+            source="mjai",
+            players=self.players,
+            aka=aka if isinstance(aka, bool) else True,
+            hanchan={0: True, 4: False}.get(first) if type(first) is int else None,
+            description=(
+                f"{self.players}p mjai log: the rules are not recorded; red fives "
+                + ("from aka_flag" if isinstance(aka, bool) else "assumed (aka default on)")
+                + (", game length from kyoku_first" if type(first) is int else "")
+            ),
+        )
+        seed = info.get("seed")
+        game_id = self.path.rsplit("/", 1)[-1]
+        for suffix in (".gz", ".jsonl", ".json", ".mjson"):
+            game_id = game_id.removesuffix(suffix)
+        uri = info.get("uri")
+        if isinstance(uri, str) and "log=" in uri:
+            game_id = uri.split("log=", 1)[1].split("&", 1)[0] or game_id
+        self.events.append(
+            GameStart(self.pos, game_id, players, hint, 0, None if seed is None else str(seed))
+        )
+        self.started = True
+
+    # -- handlers ----------------------------------------------------------------------
+    def on_start_game(self, ev: dict[str, Any]) -> None:
+        if self.started:
+            raise MjaiFail("a second start_game: one game per file")
+        self.start_info = ev
+
+    def on_start_kyoku(self, ev: dict[str, Any]) -> None:
+        self.ensure_started(ev)
+        wind = ev.get("bakaze")
+        if not isinstance(wind, str) or wind not in _WINDS:
+            raise MjaiFail(f"'bakaze' must be one of E S W N, got {wind!r}")
+        kyoku = _int(ev, "kyoku")
+        if not 1 <= kyoku <= 4:
+            raise MjaiFail(f"'kyoku' {kyoku} is outside 1..4")
+        honba = _int(ev, "honba")
+        dealer = self.seat(ev, "oya")
+        if "kyotaku" in ev:
+            self.sticks = _int(ev, "kyotaku")
+        if "scores" in ev:
+            self.scores = list(_ints(ev["scores"], "scores", self.players))
+        elif self.scores is None:
+            self.scores = [35000 if self.players == 3 else 25000] * self.players
+            self.scores += [0] * (4 - self.players)
+        raw_hands = ev.get("tehais")
+        if not isinstance(raw_hands, list) or len(raw_hands) < self.players:
+            raise MjaiFail(f"'tehais' must hold {self.players} hands")
+        hands = []
+        for s in range(4):
+            hand = _tiles(raw_hands[s], f"tehais[{s}]") if s < self.players else ()
+            if s < self.players and len(hand) != 13:
+                raise MjaiFail(f"tehais[{s}] has {len(hand)} tiles, expected 13")
+            hands.append(hand)
+        self.round_index = _WINDS.index(wind) * 4 + kyoku - 1
+        self.dealer = dealer
+        self.melds = [[] for _ in range(4)]
+        self.last_draw = [None] * 4
+        self.riichi = set()
+        self.in_round = True
+        self.events.append(
+            RoundStart(
+                self.pos,
+                round_index=self.round_index,
+                honba=honba,
+                riichi_sticks=self.sticks,
+                dealer=dealer,
+                scores=tuple(self.scores),
+                dora_indicator=tile_of(ev.get("dora_marker")),
+                hands=tuple(hands),
+            )
+        )
+
+    def on_tsumo(self, ev: dict[str, Any]) -> None:
+        seat = self.seat(ev, "actor")
+        tile = tile_of(ev.get("pai"))
+        self.last_draw[seat] = tile
+        self.events.append(DrawTile(self.pos, seat, tile))
+
+    def on_dahai(self, ev: dict[str, Any]) -> None:
+        seat = self.seat(ev, "actor")
+        tile = tile_of(ev.get("pai"))
+        flag = ev.get("tsumogiri")
+        if flag is None:  # only libriichi requires it; infer it as Tenhou's XML is
+            tsumogiri = self.last_draw[seat] == tile
+        elif isinstance(flag, bool):
+            tsumogiri = flag
+        else:
+            raise MjaiFail(f"'tsumogiri' must be true or false, got {flag!r}")
+        self.last_draw[seat] = None
+        self.events.append(Discard(self.pos, seat, tile, tsumogiri))
+
+    def on_call(self, ev: dict[str, Any], kind: MeldKind) -> None:
+        seat = self.seat(ev, "actor")
+        target = self.seat(ev, "target")
+        called = tile_of(ev.get("pai"))
+        own = _tiles(ev.get("consumed"), "consumed")
+        want = 3 if kind is MeldKind.DAIMINKAN else 2
+        if len(own) != want:
+            raise MjaiFail(f"a {kind.value} consumes {want} tiles, not {len(own)}")
+        meld = Meld(kind, tuple(sorted((*own, called))), called, target)
+        self.add_meld(seat, meld)
+
+    def on_kakan(self, ev: dict[str, Any]) -> None:
+        seat = self.seat(ev, "actor")
+        added = tile_of(ev.get("pai"))
+        own = _tiles(ev.get("consumed"), "consumed")
+        if len(own) != 3:
+            raise MjaiFail(f"a kakan consumes the 3 tiles of its pon, not {len(own)}")
+        # kakan has no target: take the called tile and source from the pon (§2.5).
+        pon = next(
+            (m for m in self.melds[seat] if m.kind is MeldKind.PON and m.kind34 == added.kind),
+            None,
+        )
+        called = pon.called if pon is not None else None
+        from_seat = pon.from_seat if pon is not None else None
+        tiles = pon.tiles if pon is not None else tuple(sorted(own))
+        self.add_meld(seat, Meld(MeldKind.KAKAN, (*tiles, added), called, from_seat, added))
+
+    def on_ankan(self, ev: dict[str, Any]) -> None:
+        seat = self.seat(ev, "actor")
+        own = _tiles(ev.get("consumed"), "consumed")  # ``pai`` may be "?": ignored
+        if len(own) != 4:
+            raise MjaiFail(f"an ankan consumes 4 tiles, not {len(own)}")
+        self.add_meld(seat, Meld(MeldKind.ANKAN, tuple(sorted(own))))
+
+    def on_kita(self, ev: dict[str, Any]) -> None:
+        seat = self.seat(ev, "actor")
+        tile = tile_of(ev.get("pai", "N"))
+        self.add_meld(seat, Meld(MeldKind.KITA, (tile,)))
+
+    def add_meld(self, seat: int, meld: Meld) -> None:
+        events = self.events
+        moved: list[Event] = []
+        if meld.is_kan:
+            # libriichi writes an earlier open kan's indicator *before* the next kan
+            # (dora -> ankan -> dora); gimite and Tenhou write it right after the
+            # kan (§2.6). Use the Tenhou order, which the replay expects.
+            while events and isinstance(events[-1], DoraReveal):
+                moved.insert(0, events.pop())
+        if meld.kind is MeldKind.KAKAN:
+            self.melds[seat] = [
+                m
+                for m in self.melds[seat]
+                if not (m.kind is MeldKind.PON and m.kind34 == meld.kind34)
+            ]
+        self.melds[seat].append(meld)
+        self.last_draw[seat] = None
+        events.append(DeclareMeld(self.pos, seat, meld))
+        events.extend(moved)
+
+    def on_dora(self, ev: dict[str, Any]) -> None:
+        self.events.append(DoraReveal(self.pos, tile_of(ev.get("dora_marker"))))
+
+    def on_reach(self, ev: dict[str, Any]) -> None:
+        self.events.append(RiichiDeclared(self.pos, self.seat(ev, "actor")))
+
+    def on_reach_accepted(self, ev: dict[str, Any]) -> None:
+        seat = self.seat(ev, "actor")
+        scores = _ints(ev["scores"], "scores", self.players) if "scores" in ev else None
+        self.sticks += 1
+        self.riichi.add(seat)
+        if self.scores is not None:
+            if scores is not None:
+                self.scores = list(scores)
+            else:
+                self.scores[seat] -= 1000
+        self.events.append(RiichiAccepted(self.pos, seat, scores))
+
+    def on_hora(self, ev: dict[str, Any]) -> None:
+        seat = self.seat(ev, "actor")
+        target = self.seat(ev, "target")
+        pai = tile_of(ev["pai"]) if "pai" in ev else None
+        hand: tuple[Tile, ...] | None = None
+        if "hora_tehais" in ev:
+            hand = _tiles(ev["hora_tehais"], "hora_tehais")
+            sets = sum(1 for m in self.melds[seat] if m.kind is not MeldKind.KITA)
+            # gimite's server leaves the winning tile out on a ron, the Tenhou
+            # converter and akochan always do (§2.8); the claim includes it.
+            if len(hand) + 3 * sets == 13 and pai is not None:
+                hand = (*hand, pai)
+        deltas = _ints(ev["deltas"], "deltas", self.players) if "deltas" in ev else None
+        ura_raw = next(
+            (ev[k] for k in ("uradora_markers", "ura_markers", "uradora_marker") if k in ev), None
+        )
+        ura = _tiles(ura_raw, "ura markers") if ura_raw is not None else None
+        yaku, yakuman = self.yakus(ev, seat, hand)
+        fan = ev.get("fan")
+        han = fan if type(fan) is int and yakuman is None and fan < YAKUMAN_FAN else None
+        fu = ev.get("fu")
+        points = ev.get("hora_points")
+        pao = ev.get("pao")
+        claims = WinClaims(
+            hand=hand,
+            win_tile=pai,
+            melds=None,
+            han=han,
+            fu=fu if type(fu) is int else None,
+            points=points if type(points) is int else None,
+            yaku=yaku,
+            yakuman=yakuman,
+            ura_indicators=ura,
+            deltas=deltas,
+            pao_seat=pao if type(pao) is int and 0 <= pao < self.players else None,
+        )
+        self.events.append(Win(self.pos, seat, target, claims))
+        self.after_result(ev, deltas)
+        self.sticks = 0
+
+    def yakus(
+        self, ev: dict[str, Any], seat: int, hand: tuple[Tile, ...] | None
+    ) -> tuple[tuple[tuple[Yaku, int], ...] | None, tuple[Yaku, ...] | None]:
+        raw = ev.get("yakus")
+        if raw is None:
+            return None, None
+        if not isinstance(raw, list):
+            raise MjaiFail("'yakus' must be a list of [name, fan] pairs")
+        yaku: list[tuple[Yaku, int]] = []
+        yakuman: list[Yaku] = []
+        dragon_fan = 0
+        for item in raw:
+            if (
+                not isinstance(item, list)
+                or len(item) != 2
+                or not isinstance(item[0], str)
+                or type(item[1]) is not int
+            ):
+                raise MjaiFail(f"yaku {item!r} is not [name, fan]")
+            name, fan = item
+            if name in WIND_YAKU:
+                wind = self.round_index // 4 if name == "bakaze" else (seat - self.dealer) % 4
+                yaku.append((WIND_YAKU[name][wind % 4], fan))
+            elif name == "sangenpai":
+                # One entry per dragon triplet (the Tenhou converter) or one entry with
+                # the count (the server, §3): which dragons, the winner's tiles say.
+                dragon_fan += fan
+            elif name in YAKU_NAMES:
+                y = YAKU_NAMES[name]
+                if fan >= YAKUMAN_FAN:
+                    yakuman.extend([y] * (fan // YAKUMAN_FAN))
+                else:
+                    yaku.append((y, fan))
+            else:
+                raise MjaiFail(f"unknown yaku name {name!r}")
+        if yakuman:
+            return None, tuple(yakuman)
+        if dragon_fan:
+            dragons = self.dragon_sets(seat, hand)
+            if dragons is None or len(dragons) != dragon_fan:
+                return None, None  # the names cannot be told apart: no yaku claim
+            yaku.extend((d, 1) for d in dragons)
+        return tuple(yaku), None
+
+    def dragon_sets(self, seat: int, hand: tuple[Tile, ...] | None) -> list[Yaku] | None:
+        """The dragons the winner holds three of: which ones ``sangenpai`` stands for."""
+        if hand is None:
+            return None
+        counts = Counter(t.kind for t in hand)
+        for m in self.melds[seat]:
+            counts.update(t.kind for t in m.tiles)
+        return [DRAGONS[k - 31] for k in (31, 32, 33) if counts[k] >= 3]
+
+    def on_ryukyoku(self, ev: dict[str, Any]) -> None:
+        raw = ev.get("reason")
+        if raw is None:
+            # libriichi and convlog write no reason: a draw right after a draw tile is
+            # nine terminals (the only draw declared on one's own turn), else exhaustive.
+            reason = DrawReason.KYUUSHU if self.last_was_draw else DrawReason.EXHAUSTIVE
+        elif raw in _REASONS:
+            reason = _REASONS[raw]
+        elif raw == "error":
+            raise MjaiFail(
+                "ryukyoku reason 'error' is mjai.app's penalty for a failed bot, not a "
+                "draw of the game"
+            )
+        else:
+            raise MjaiFail(f"unknown ryukyoku reason {raw!r}")
+        tenpai = None
+        flags = ev.get("tenpais")
+        if isinstance(flags, list):
+            tenpai = tuple(s for s, f in enumerate(flags[: self.players]) if f is True)
+        shown: list[tuple[int, tuple[Tile, ...]]] = []
+        hands = ev.get("tehais")
+        if isinstance(hands, list):
+            for s, h in enumerate(hands[: self.players]):
+                if isinstance(h, list) and h and "?" not in h and (tenpai is None or s in tenpai):
+                    shown.append((s, _tiles(h, f"tehais[{s}]")))
+        deltas = _ints(ev["deltas"], "deltas", self.players) if "deltas" in ev else None
+        self.events.append(
+            RoundDraw(self.pos, reason, DrawClaims(tenpai, tuple(shown), deltas=deltas))
+        )
+        self.after_result(ev, deltas)
+
+    def after_result(self, ev: dict[str, Any], deltas: tuple[int, ...] | None) -> None:
+        if self.scores is None:
+            return
+        if "scores" in ev:
+            self.scores = list(_ints(ev["scores"], "scores", self.players))
+        elif deltas is not None:
+            self.scores = [a + b for a, b in zip(self.scores, deltas, strict=True)]
+
+    def on_end_game(self, ev: dict[str, Any]) -> None:
+        self.ensure_started()
+        scores = _ints(ev["scores"], "scores", self.players) if "scores" in ev else None
+        self.events.append(GameEnd(self.pos, EndClaims(final_scores=scores)))
+        self.in_round = False
+
+    def handle(self, ev: dict[str, Any]) -> None:
+        kind = ev.get("type")
+        if not isinstance(kind, str):
+            raise MjaiFail("the event has no 'type'")
+        if kind in _IGNORED:
+            return
+        if kind == "start_game":
+            self.on_start_game(ev)
+        elif kind == "start_kyoku":
+            self.on_start_kyoku(ev)
+        elif kind == "end_game":
+            self.on_end_game(ev)
+        elif kind == "error":
+            self.stopped = True
+        else:
+            self.need_round(kind)
+            handler = {
+                "tsumo": self.on_tsumo,
+                "dahai": self.on_dahai,
+                "kakan": self.on_kakan,
+                "ankan": self.on_ankan,
+                "kita": self.on_kita,
+                "nukidora": self.on_kita,
+                "dora": self.on_dora,
+                "reach": self.on_reach,
+                "reach_accepted": self.on_reach_accepted,
+                "hora": self.on_hora,
+                "ryukyoku": self.on_ryukyoku,
+            }.get(kind)
+            if kind in _CALLS:
+                self.on_call(ev, _CALLS[kind])
+            elif handler is not None:
+                handler(ev)
+            else:
+                raise MjaiFail(f"unknown event type {kind!r}")
+            self.last_was_draw = kind == "tsumo"
+
+
+def parse_mjai(data: bytes, path: str) -> GameLog:
+    """Parse one mjai log (JSON lines, already un-gzipped) into a GameLog."""
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise LogFormatError(path, f"byte {exc.start}", "not UTF-8 text") from None
+    reader = _Reader(path)
+    number = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            ev = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise LogFormatError(
+                path, f"line {number}, column {exc.colno}", f"not valid JSON: {exc.msg}"
+            ) from None
+        if not isinstance(ev, dict):
+            raise LogFormatError(
+                path,
+                f"line {number}",
+                "expected one event object per line (a JSON array "
+                "per line is a bot's input stream, not a log)",
+            )
+        kind = ev.get("type")
+        reader.pos = SourcePos(
+            path, number, "{" + (kind if isinstance(kind, str) else "?") + "}", "line"
+        )
+        try:
+            reader.handle(ev)
+        except (MjaiFail, KeyError) as exc:
+            message = str(exc) if isinstance(exc, MjaiFail) else f"missing field {exc}"
+            raise LogFormatError(path, f"line {number}", f"{kind}: {message}") from None
+        if reader.stopped:
+            break
+    if not any(isinstance(e, RoundStart) for e in reader.events):
+        raise LogFormatError(path, f"line {number}", "no hand in this file (no start_kyoku)")
+    return GameLog(path, "mjai", tuple(reader.events))
