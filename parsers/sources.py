@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 import sys
 import zlib
 from collections.abc import Iterable, Iterator
@@ -10,6 +11,8 @@ from pathlib import Path
 
 from mjaudit.errors import LogFormatError
 from mjaudit.events import GameLog
+from parsers.mjai import parse_mjai
+from parsers.tenhou_json import parse_tenhou_json
 from parsers.tenhou_xml import parse_tenhou_xml
 
 __all__ = ["LOG_SUFFIXES", "iter_inputs", "load", "load_bytes", "read_input"]
@@ -58,12 +61,24 @@ def load_bytes(data: bytes, path: str) -> GameLog:
     if head == b"<":
         return parse_tenhou_xml(data, path)
     if head in (b"{", b"["):
-        raise LogFormatError(path, "byte 0", "JSON logs (Tenhou JSON, mjai) are not supported yet")
+        return _load_json(data, path)
     if not head:
         raise LogFormatError(path, "byte 0", "empty file")
     raise LogFormatError(
         path, "byte 0", "not a mahjong log: expected Tenhou XML, Tenhou JSON or mjai JSON lines"
     )
+
+
+def _load_json(data: bytes, path: str) -> GameLog:
+    """Tenhou JSON or mjai: an mjai log's first line is one event with a ``type``."""
+    first = data.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
+    try:
+        event = json.loads(first)
+    except (ValueError, UnicodeDecodeError):
+        event = None  # a pretty-printed document: Tenhou JSON
+    if isinstance(event, dict) and "type" in event and "log" not in event:
+        return parse_mjai(data, path)
+    return parse_tenhou_json(data, path)
 
 
 def load(path: str) -> GameLog:
