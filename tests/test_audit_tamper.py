@@ -1,0 +1,304 @@
+"""Tampered copies of real logs: each edit must give exactly the finding it deserves.
+
+Where an edit changes a hand's payments, the scores of every later hand and the
+final result are shifted to match (a consistent forgery), so the only thing wrong
+is the edited hand itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from lxml import etree
+
+from analyzer.audit import FileAudit
+from tests.conftest import error_codes, tamper
+
+Els = list[etree._Element]
+
+EXACT_GAME = "2022060100gm-00a9-0000-01481d95.xml"  # owari exact to 0.1 (2022)
+DOUBLE_RON = "2022060100gm-00a9-0000-34c99cfa.xml"  # elements 720 and 721
+PAO_GAME = "dnovikoff-tenhou_pao.xml"  # element 323
+NAGASHI_GAME = "mjx-project-mjx_nm.xml"  # element 1183, the last hand
+KYUUSHU_GAME = "2022060100gm-00a9-0000-afa8349e.xml"  # element 170
+
+
+def _ints(el: etree._Element, key: str) -> list[int]:
+    return [int(x) for x in el.get(key, "").split(",") if x]
+
+
+def _set(el: etree._Element, key: str, values: list[int] | list[str]) -> None:
+    el.set(key, ",".join(str(v) for v in values))
+
+
+def _nth(
+    c: Els, tag: str, n: int = 0, pred: Callable[[etree._Element], bool] = lambda e: True
+) -> int:
+    """The list index of the n-th element with ``tag`` that satisfies ``pred``."""
+    found = [k for k, e in enumerate(c) if e.tag == tag and pred(e)]
+    return found[n]
+
+
+def _shift_after(c: Els, k: int, hundreds: list[int]) -> None:
+    """Add ``hundreds`` (per seat, in Tenhou's units of 100) to every score after ``c[k]``.
+
+    INIT ``ten``, REACH ``ten``, the "before" half of ``sc`` and the final scores of
+    ``owari`` move; the owari results move with them (exact-to-0.1 logs), the top
+    seat's result staying minus the sum of the others.
+    """
+    for el in c[k + 1 :]:
+        if el.tag in ("INIT", "REACH") and el.get("ten"):
+            _set(el, "ten", [t + d for t, d in zip(_ints(el, "ten"), hundreds, strict=True)])
+        if el.tag in ("AGARI", "RYUUKYOKU"):
+            sc = _ints(el, "sc")
+            for s in range(4):
+                sc[2 * s] += hundreds[s]
+            _set(el, "sc", sc)
+    _shift_owari(c, hundreds)
+
+
+def _shift_owari(c: Els, hundreds: list[int]) -> None:
+    end = next(e for e in c if e.get("owari"))
+    parts = end.get("owari", "").split(",")
+    finals = [int(parts[2 * s]) + hundreds[s] for s in range(4)]
+    results = [float(parts[2 * s + 1]) for s in range(4)]
+    top = max(range(4), key=lambda s: (finals[s], -s))
+    for s in range(4):
+        if s != top:
+            results[s] = round(results[s] + hundreds[s] / 10, 1)
+    results[top] = round(-sum(results[s] for s in range(4) if s != top), 1)
+    for s in range(4):
+        parts[2 * s] = str(finals[s])
+        parts[2 * s + 1] = f"{results[s]:.1f}"
+    end.set("owari", ",".join(parts))
+
+
+def _change_delta(c: Els, k: int, hundreds: list[int]) -> None:
+    """Change the deltas of result ``c[k]`` and carry the change through the game."""
+    sc = _ints(c[k], "sc")
+    for s in range(4):
+        sc[2 * s + 1] += hundreds[s]
+    _set(c[k], "sc", sc)
+    _shift_after(c, k, hundreds)
+
+
+def _only(result: FileAudit, code: str) -> None:
+    codes = error_codes(result)
+    assert codes and set(codes) == {code}, [f.message for f in result.findings]
+
+
+def _first_plain_win(c: Els) -> int:
+    return _nth(
+        c,
+        "AGARI",
+        0,
+        lambda e: (
+            e.get("yaku") is not None
+            and "52" not in e.get("yaku", "").split(",")[::2]
+            and int(_ints(e, "ten")[2]) == 0
+        ),
+    )
+
+
+def test_the_untampered_logs_are_clean() -> None:
+    for name in (EXACT_GAME, DOUBLE_RON, PAO_GAME, NAGASHI_GAME, KYUUSHU_GAME):
+        assert error_codes(tamper(name, lambda c: None)) == []
+
+
+def test_changed_fu() -> None:
+    def edit(c: Els) -> None:
+        agari = c[_first_plain_win(c)]
+        ten = _ints(agari, "ten")
+        _set(agari, "ten", [ten[0] + 10, *ten[1:]])
+
+    result = tamper(EXACT_GAME, edit)
+    _only(result, "fu-mismatch")
+    assert "recomputed" in result.findings[0].message and "base 20" in result.findings[0].message
+
+
+def test_changed_han() -> None:
+    def edit(c: Els) -> None:
+        agari = c[_first_plain_win(c)]
+        yaku = _ints(agari, "yaku")
+        yaku[1] += 1
+        _set(agari, "yaku", yaku)
+
+    _only(tamper(EXACT_GAME, edit), "han-mismatch")
+
+
+def test_changed_yaku_id() -> None:
+    def edit(c: Els) -> None:
+        agari = c[_first_plain_win(c)]
+        yaku = _ints(agari, "yaku")
+        yaku[0] = 24 if yaku[0] != 24 else 25  # ittsu (or sanshoku) instead
+        _set(agari, "yaku", yaku)
+
+    _only(tamper(EXACT_GAME, edit), "yaku-mismatch")
+
+
+def test_added_yaku() -> None:
+    def edit(c: Els) -> None:
+        agari = c[_first_plain_win(c)]
+        _set(agari, "yaku", [*_ints(agari, "yaku"), 9, 1])  # iipeikou 1
+
+    result = tamper(EXACT_GAME, edit)
+    _only(result, "yaku-mismatch")
+    assert "iipeikou 1" in result.findings[0].message
+
+
+def test_changed_points() -> None:
+    def edit(c: Els) -> None:
+        agari = c[_first_plain_win(c)]
+        ten = _ints(agari, "ten")
+        _set(agari, "ten", [ten[0], ten[1] + 100, ten[2]])
+
+    _only(tamper(EXACT_GAME, edit), "points-mismatch")
+
+
+def test_one_seat_delta() -> None:
+    def edit(c: Els) -> None:
+        last = next(k for k in range(len(c)) if c[k].get("owari"))
+        finals = [int(x) for x in c[last].get("owari", "").split(",")[0::2]]
+        top = max(range(4), key=lambda s: (finals[s], -s))
+        change = [0, 0, 0, 0]
+        change[top] = 1  # 100 points more for the top seat only
+        _change_delta(c, last, change)
+
+    result = tamper(EXACT_GAME, edit)
+    _only(result, "payment-mismatch")
+    assert len(result.findings) == 1
+
+
+def test_honba_in_ba() -> None:
+    def edit(c: Els) -> None:
+        agari = c[_first_plain_win(c)]
+        ba = _ints(agari, "ba")
+        _set(agari, "ba", [ba[0] + 1, ba[1]])
+
+    result = tamper(EXACT_GAME, edit)
+    _only(result, "score-chain-mismatch")
+    assert "honba" in result.findings[0].message
+
+
+def test_double_ron_second_winner_takes_honba() -> None:
+    def edit(c: Els) -> None:
+        first = _nth(c, "AGARI", 0, lambda e: e.get("ba") == "4,2")
+        second = c[first + 1]
+        assert second.tag == "AGARI" and second.get("ba") == "4,0"
+        change = [0, 0, 0, 0]
+        change[int(second.get("who", "0"))] += 12
+        change[int(second.get("fromWho", "0"))] -= 12
+        _change_delta(c, first + 1, change)
+
+    result = tamper(DOUBLE_RON, edit)
+    _only(result, "payment-mismatch")
+    assert len(result.findings) == 2  # the second winner and the discarder
+
+
+def test_pao_payer_changed() -> None:
+    def edit(c: Els) -> None:
+        k = _nth(c, "AGARI", 0, lambda e: e.get("paoWho") is not None)
+        who = int(c[k].get("who", "0"))
+        c[k].set(
+            "paoWho", str(next(s for s in range(4) if s not in (who, int(c[k].get("paoWho", "0")))))
+        )
+
+    _only(tamper(PAO_GAME, edit), "pao-mismatch")
+
+
+def test_noten_payment_changed() -> None:
+    def edit(c: Els) -> None:
+        k = _nth(
+            c,
+            "RYUUKYOKU",
+            0,
+            lambda e: e.get("type") is None and any(d != 0 for d in _ints(e, "sc")[1::2]),
+        )
+        deltas = _ints(c[k], "sc")[1::2]
+        payer = deltas.index(min(deltas))
+        taker = deltas.index(max(deltas))
+        change = [0, 0, 0, 0]
+        change[payer] -= 5
+        change[taker] += 5
+        _change_delta(c, k, change)
+
+    result = tamper(EXACT_GAME, edit)
+    _only(result, "payment-mismatch")
+    assert "exhaustive draw" in result.findings[0].message
+
+
+def test_nagashi_payment_changed() -> None:
+    def edit(c: Els) -> None:
+        k = _nth(c, "RYUUKYOKU", 0, lambda e: e.get("type") == "nm")
+        deltas = _ints(c[k], "sc")[1::2]
+        winner = deltas.index(max(deltas))
+        payer = next(s for s in range(4) if deltas[s] < 0)
+        change = [0, 0, 0, 0]
+        change[winner] += 10
+        change[payer] -= 10
+        _change_delta(c, k, change)
+
+    result = tamper(NAGASHI_GAME, edit)
+    _only(result, "payment-mismatch")
+    assert "nagashi mangan" in result.findings[0].message
+
+
+def test_owari_score_changed() -> None:
+    def edit(c: Els) -> None:
+        end = next(e for e in c if e.get("owari"))
+        parts = end.get("owari", "").split(",")
+        parts[0] = str(int(parts[0]) + 1)
+        end.set("owari", ",".join(parts))
+
+    result = tamper(EXACT_GAME, edit)
+    _only(result, "final-score-mismatch")
+    assert result.findings[0].seat == 0
+
+
+def test_init_score_changed() -> None:
+    def edit(c: Els) -> None:
+        init = c[_nth(c, "INIT", 3)]
+        ten = _ints(init, "ten")
+        _set(init, "ten", [ten[0] + 10, *ten[1:]])
+
+    result = tamper(EXACT_GAME, edit)
+    _only(result, "score-chain-mismatch")
+    assert len(result.findings) == 1
+
+
+def test_ura_indicator_dropped() -> None:
+    def edit(c: Els) -> None:
+        k = _nth(c, "AGARI", 0, lambda e: e.get("doraHaiUra") is not None)
+        c[k].attrib.pop("doraHaiUra")
+
+    _only(tamper(EXACT_GAME, edit), "ura-indicator-mismatch")
+
+
+def test_kyuushu_with_eight_kinds() -> None:
+    def edit(c: Els) -> None:
+        k = _nth(c, "RYUUKYOKU", 0, lambda e: e.get("type") == "yao9")
+        start = max(i for i in range(k) if c[i].tag == "INIT")
+        declarer = next(s for s in range(4) if c[k].get(f"hai{s}"))
+        init = c[start]
+        hand = _ints(init, f"hai{declarer}")
+        drawn = [int(e.tag[1:]) for e in c[start:k] if e.tag[0] == "TUVW"[declarer]]
+        tiles = hand + drawn
+        kinds: dict[int, list[int]] = {}
+        for t in tiles:
+            if t // 4 >= 27 or t // 4 % 9 in (0, 8):
+                kinds.setdefault(t // 4, []).append(t)
+        assert len(kinds) == 9, "pick a kyuushu with exactly nine kinds"
+        single = next(ids[0] for ids in kinds.values() if len(ids) == 1 and ids[0] in hand)
+        # Swap it with a middle tile of another seat that has not let go of it.
+        gone = {int(e.tag[1:]) for e in c[start:k] if e.tag[0] in "DEFG" and e.tag[1:].isdigit()}
+        other = (declarer + 1) % 4
+        theirs = _ints(init, f"hai{other}")
+        middle = next(
+            t for t in theirs if t // 4 < 27 and t // 4 % 9 not in (0, 8) and t not in gone
+        )
+        _set(init, f"hai{declarer}", [middle if t == single else t for t in hand])
+        _set(init, f"hai{other}", [single if t == middle else t for t in theirs])
+
+    result = tamper(KYUUSHU_GAME, edit)
+    _only(result, "draw-mismatch")
+    assert "8 kinds" in result.findings[0].message
