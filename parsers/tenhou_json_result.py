@@ -234,6 +234,11 @@ def _win(deltas: tuple[int, ...], info: object, players: int, k: int) -> WinEntr
             yaku.append((y, han))
     if not yaku and not yakuman:
         raise JsonFail(f"win #{k} lists no yaku")
+    riichi = any(y in (Yaku.RIICHI, Yaku.DOUBLE_RIICHI) for y, _ in yaku)
+    if riichi and all(y is not Yaku.URA_DORA for y, _ in yaku):
+        # The JSON drops ura dora worth 0 han; the mjlog lists it as ``53,0`` for
+        # every riichi winner (§1.10, §2.3). Restore it so both formats claim alike.
+        yaku.append((Yaku.URA_DORA, 0))
     claims = WinClaims(
         han=sum(h for _, h in yaku) if yaku and not yakuman else None,
         fu=score.fu,
