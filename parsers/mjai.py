@@ -394,6 +394,12 @@ class _Reader:
             if dragons is None or len(dragons) != dragon_fan:
                 return None, None  # the names cannot be told apart: no yaku claim
             yaku.extend((d, 1) for d in dragons)
+        if any(y in (Yaku.RIICHI, Yaku.DOUBLE_RIICHI) for y, _ in yaku) and all(
+            y is not Yaku.URA_DORA for y, _ in yaku
+        ):
+            # gimite lists no yaku worth 0 (§3); Tenhou lists a riichi winner's ura
+            # dora even at 0 han. Restore it so the formats claim alike.
+            yaku.append((Yaku.URA_DORA, 0))
         return tuple(yaku), None
 
     def dragon_sets(self, seat: int, hand: tuple[Tile, ...] | None) -> list[Yaku] | None:
