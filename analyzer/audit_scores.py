@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from analyzer.audit_common import error
+from analyzer.audit_draws import is_tenpai
 from analyzer.state import GameReplay
 from mjaudit.events import RoundDraw, Win
 from mjaudit.findings import Finding, JsonValue
@@ -163,7 +164,14 @@ def check_chain(game: GameReplay, path: str) -> tuple[list[Finding], ChainState 
                 renchan = True
             else:
                 # Tenhou: the dealer keeps the seat after a draw only when tenpai.
-                tenpai = draw.claims.tenpai or ()
+                tenpai = draw.claims.tenpai
+                if tenpai is None:  # the format does not say (Tenhou JSON nagashi)
+                    rec = rnd.draw
+                    tenpai = tuple(
+                        s
+                        for s in range(players)
+                        if is_tenpai(rec.concealed[s], [t for m in rec.melds[s] for t in m.tiles])
+                    )
                 renchan = dealer in tenpai
         next_index = start.round_index if renchan else _next_round(start.round_index, players)
         next_dealer = dealer if renchan else (dealer + 1) % players

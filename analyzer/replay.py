@@ -60,6 +60,7 @@ class RoundState:
             [list(h) for h in start.hand_ids] if start.hand_ids is not None else None
         )
         self.melds: list[list[Meld]] = [[] for _ in range(4)]
+        self.nsets = [0] * 4  # melds that stand for a set (all but kita)
         self.ponds: list[list[PondTile]] = [[] for _ in range(4)]
         self.riichi = [False] * 4
         self.double_riichi = [False] * 4
@@ -105,9 +106,11 @@ class RoundState:
     def see(self, tile_id: int | None) -> None:
         if tile_id is None:
             return
-        if tile_id in self.seen:
+        seen = self.seen
+        size = len(seen)
+        seen.add(tile_id)
+        if len(seen) == size:
             raise ReplayError(f"tile id {tile_id} comes into play twice")
-        self.seen.add(tile_id)
 
     def finding(
         self,
@@ -131,9 +134,6 @@ class RoundState:
                 actual,  # type: ignore[arg-type]
             )
         )
-
-    def sets(self, seat: int) -> int:
-        return sum(1 for m in self.melds[seat] if m.kind is not MeldKind.KITA)
 
     def hand_text(self, seat: int) -> str:
         return to_mpsz(self.hands[seat])
@@ -175,6 +175,8 @@ class RoundState:
     # -- dora timing -----------------------------------------------------------
     def before(self, event: Event) -> None:
         """Settle the indicators the rules require right before ``event``."""
+        if self.kan_window is None and not self.pending_open and not self.gap:
+            return
         expected = 0
         if self.kan_window is not None:
             seat, kind, flushed = self.kan_window
@@ -259,10 +261,10 @@ class RoundState:
     # -- events ----------------------------------------------------------------
     def on_draw(self, ev: DrawTile) -> None:
         seat = ev.seat
-        if len(self.hands[seat]) + 3 * self.sets(seat) != 13:
+        if len(self.hands[seat]) + 3 * self.nsets[seat] != 13:
             raise ReplayError(
                 f"seat {seat} draws {ev.tile} holding {len(self.hands[seat])} tiles "
-                f"and {self.sets(seat)} melds"
+                f"and {self.nsets[seat]} melds"
             )
         replacement = self.replacement_due == seat
         if self.replacement_due is not None and not replacement:
@@ -284,7 +286,7 @@ class RoundState:
 
     def on_discard(self, ev: Discard, index: int) -> None:
         seat = ev.seat
-        if len(self.hands[seat]) + 3 * self.sets(seat) != 14:
+        if len(self.hands[seat]) + 3 * self.nsets[seat] != 14:
             raise ReplayError(f"seat {seat} discards {ev.tile} out of turn")
         if self.swap_ban is not None:
             banned_seat, kinds = self.swap_ban
@@ -299,6 +301,14 @@ class RoundState:
                 )
         self.take(seat, ev.tile, ev.tile_id, "discards")
         is_riichi = self.declaring == seat
+        if is_riichi and not waits(counts34(self.hands[seat])):
+            self.finding(
+                "illegal-riichi",
+                f"seat {seat} declares riichi discarding {ev.tile}, which leaves "
+                f"{to_mpsz(self.hands[seat])}: not tenpai",
+                ev.pos,
+                seat,
+            )
         if self.ippatsu[seat] and not is_riichi:
             self.ippatsu[seat] = False
         self.ponds[seat].append(PondTile(ev.tile, ev.tsumogiri, is_riichi, False, index))
@@ -330,10 +340,6 @@ class RoundState:
                 f"with {self.live_remaining} tiles left in the wall "
                 f"(at least {rules.riichi_min_live_tiles})"
             )
-        if len(self.hands[seat]) + 3 * self.sets(seat) == 14 and not any(
-            waits(counts34(self.hands[seat], skip=t)) for t in set(self.hands[seat])
-        ):
-            problems.append("without being tenpai after any discard")
         for problem in problems:
             self.finding(
                 "illegal-riichi",
@@ -385,6 +391,7 @@ class RoundState:
             for t, tid in rest:
                 self.take(seat, t, tid, f"calls {kind.value} with")
             self.melds[seat].append(meld)
+            self.nsets[seat] += 1
             self.break_first_turn()
             self.last_discard = None
             self.turn_seat = seat
@@ -417,6 +424,7 @@ class RoundState:
                     seat, t, ids[i] if ids is not None else None, "declares a concealed kan with"
                 )
             self.melds[seat].append(meld)
+            self.nsets[seat] += 1
             self.break_first_turn()
             self.kan_declared(seat, kind)
         elif kind is MeldKind.KITA:
@@ -437,7 +445,14 @@ class RoundState:
 
     def check_call(self, seat: int, meld: Meld, from_seat: int, pos: SourcePos) -> None:
         """Calls the rules forbid; the game can still be replayed, so these are findings."""
-        if meld.kind is MeldKind.CHI and from_seat != (seat - 1) % 4:
+        if meld.kind is MeldKind.CHI and not self.rules.chi_allowed:
+            self.finding(
+                "illegal-call",
+                f"seat {seat} calls chi, which these rules do not allow",
+                pos,
+                seat,
+            )
+        elif meld.kind is MeldKind.CHI and from_seat != (seat - 1) % 4:
             self.finding(
                 "illegal-call",
                 f"seat {seat} calls chi on seat {from_seat}'s discard; chi is only allowed "
@@ -527,13 +542,14 @@ class RoundState:
             riichi=self.riichi[seat] and not self.double_riichi[seat],
             double_riichi=self.double_riichi[seat] and self.riichi[seat],
             ippatsu=self.ippatsu_before_kakan[seat] if chankan else self.ippatsu[seat],
-            rinshan=ev.tsumo and replacement and not after_kita,
+            rinshan=ev.tsumo and replacement and (self.rules.kita_rinshan or not after_kita),
             chankan=chankan,
             haitei=ev.tsumo and last and not replacement,
             houtei=not ev.tsumo and last and not chankan,
             tenhou=ev.tsumo and first and seat == dealer,
             chiihou=ev.tsumo and first and seat != dealer,
-            seat_wind=(seat - dealer) % 4,
+            # Three-player games have no North seat: winds go round mod 3.
+            seat_wind=(seat - dealer) % self.players,
             round_wind=(self.start.round_index // 4) % 4,
             dora_indicators=tuple(t for t in dora if t is not None),
             ura_indicators=ura,

@@ -55,6 +55,10 @@ class Ruleset:
     ippatsu: bool = True
     renhou: Literal["none", "mangan", "yakuman"] = "none"
     kuikae_forbidden: bool = True
+    chi_allowed: bool = True
+    # Tenhou 3p: a win on the replacement tile after a kita is rinshan kaihou (the
+    # real logs list 嶺上開花 for it; rules-matrix note 6 left this open).
+    kita_rinshan: bool = True
     # -- payments and game flow (§E)
     honba_ron: int = 300
     honba_tsumo_each: int = 100
@@ -102,6 +106,7 @@ _TENHOU_SANMA = replace(
     _TENHOU,
     name="tenhou-sanma",
     players=3,
+    chi_allowed=False,
     honba_ron=200,
     honba_tsumo_each=100,
     tsumo_son=True,
@@ -208,6 +213,8 @@ _WORLDATPLAY_SANMA = replace(
     _WORLDATPLAY,
     name="worldatplay-sanma",
     players=3,
+    chi_allowed=False,
+    kita_rinshan=False,
     aka=True,
     tsumo_son=True,
     honba_ron=300,

@@ -550,15 +550,17 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
     index = 0
     events = reader.events
     last_draw = reader.last_draw
+    table = reader.table
+    in_round = False
     for el in root:
         tag = el.tag
         if not isinstance(tag, str):  # entity references and the like
             where = f"line {el.sourceline}"
             raise LogFormatError(path, where, "unexpected non-element node (entity reference?)")
         index += 1
-        pos = reader.pos = SourcePos(path, index, tag)
+        pos = SourcePos(path, index, tag)
         spec = _TILE_LETTERS.get(tag[0])
-        if spec is not None and tag[1:].isdigit() and reader.in_round:
+        if spec is not None and in_round and tag[1:].isdigit():
             # The hot path: one draw or discard, decoded inline.
             is_draw, seat = spec
             tile_id = int(tag[1:])
@@ -566,7 +568,7 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
                 raise LogFormatError(
                     path, f"element {index}", f"<{tag}/>: tile id {tile_id} is outside 0..135"
                 )
-            tile = reader.table[tile_id]
+            tile = table[tile_id]
             if is_draw:
                 last_draw[seat] = tile_id
                 events.append(DrawTile(pos, seat, tile, tile_id))
@@ -582,7 +584,10 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
             handler = handlers.get(tag)
             if handler is None:
                 raise _Fail(f"unknown tag <{tag}>")
+            reader.pos = pos
             handler(el.attrib)  # type: ignore[arg-type]
+            table = reader.table  # GO may switch red fives off
+            in_round = reader.in_round
         except _Fail as exc:
             raise LogFormatError(path, f"element {index}", f"{_describe(el)}: {exc}") from None
     if not reader.started:

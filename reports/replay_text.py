@@ -54,7 +54,7 @@ def render_round(log: GameLog, rules: Ruleset, round_no: int, seat: int | None =
             who = ""
             if hasattr(ev, "seat"):
                 s = ev.seat
-                who = f"{WINDS[(s - state.start.dealer) % 4]} {names[s]}"
+                who = f"{WINDS[(s - state.start.dealer) % rules.players]} {names[s]}"
             match ev:
                 case RoundStart():
                     lines.append(
@@ -64,7 +64,7 @@ def render_round(log: GameLog, rules: Ruleset, round_no: int, seat: int | None =
                     lines.append("scores " + " ".join(str(x) for x in ev.scores[: rules.players]))
                     for s in range(rules.players):
                         lines.append(
-                            f"  {WINDS[(s - ev.dealer) % 4]} {names[s]}: {to_mpsz(ev.hands[s])}"
+                            f"  {WINDS[(s - ev.dealer) % rules.players]} {names[s]}: {to_mpsz(ev.hands[s])}"
                         )
                 case DrawTile():
                     if seat is None or ev.seat == seat:
