@@ -63,9 +63,8 @@ def render_round(log: GameLog, rules: Ruleset, round_no: int, seat: int | None =
                     )
                     lines.append("scores " + " ".join(str(x) for x in ev.scores[: rules.players]))
                     for s in range(rules.players):
-                        lines.append(
-                            f"  {WINDS[(s - ev.dealer) % rules.players]} {names[s]}: {to_mpsz(ev.hands[s])}"
-                        )
+                        wind = WINDS[(s - ev.dealer) % rules.players]
+                        lines.append(f"  {wind} {names[s]}: {to_mpsz(ev.hands[s])}")
                 case DrawTile():
                     if seat is None or ev.seat == seat:
                         lines.append(f"{index:5} {who} draws {ev.tile}")
