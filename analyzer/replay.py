@@ -12,8 +12,8 @@ indicators and ura indicators each win shows (``dora-indicator-mismatch``,
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
-from typing import assert_never
+from collections.abc import Iterator, Sequence
+from typing import Protocol, assert_never
 
 from analyzer.hand import waits
 from analyzer.state import DrawRecord, GameReplay, PondTile, RoundReplay, WinRecord
@@ -40,7 +40,7 @@ from mjaudit.melds import Meld, MeldKind
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile, to_mpsz
 
-__all__ = ["RoundState", "replay", "round_steps"]
+__all__ = ["ReplayObserver", "RoundState", "counts34", "replay", "round_steps"]
 
 
 def _pos_text(pos: SourcePos) -> str:
@@ -682,7 +682,21 @@ def _swap_kinds(meld: Meld) -> frozenset[int]:
     return frozenset(banned)
 
 
-def replay(log: GameLog, rules: Ruleset) -> GameReplay:
+class ReplayObserver(Protocol):
+    """Something that follows a replay step by step (the furiten tracker, a viewer).
+
+    ``step`` is called after each event has been applied to the state, and is not
+    called again for a round once the log made that round impossible to replay.
+    """
+
+    def start_round(self, state: RoundState) -> None: ...
+
+    def step(self, index: int, event: Event, state: RoundState) -> None: ...
+
+    def end_round(self, state: RoundState) -> None: ...
+
+
+def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = ()) -> GameReplay:
     """Replay a whole game. Never raises for problems of the game itself."""
     game = GameReplay(log, rules)
     players = rules.players
@@ -691,11 +705,13 @@ def replay(log: GameLog, rules: Ruleset) -> GameReplay:
     for index, ev in enumerate(log.events):
         if isinstance(ev, RoundStart):
             if state is not None:
-                _close(state, index - 1, ev.pos)
+                _close(state, index - 1, ev.pos, observers)
             state = RoundState(ev, rules, players, index)
             state.record.index = len(game.rounds)
             game.rounds.append(state.record)
             broken = False
+            for obs in observers:
+                obs.start_round(state)
             continue
         if isinstance(ev, GameEnd):
             game.end = ev
@@ -717,13 +733,20 @@ def replay(log: GameLog, rules: Ruleset) -> GameReplay:
                 f"the log cannot be replayed at {_pos_text(ev.pos)}: {exc.message}",
                 ev.pos,
             )
+            continue
+        for obs in observers:
+            obs.step(index, ev, state)
     if state is not None:
-        _close(state, len(log.events) - 1, log.events[-1].pos)
+        _close(state, len(log.events) - 1, log.events[-1].pos, observers)
     return game
 
 
-def _close(state: RoundState, last: int, pos: SourcePos) -> None:
+def _close(
+    state: RoundState, last: int, pos: SourcePos, observers: Sequence[ReplayObserver] = ()
+) -> None:
     state.record.last_event = last
+    for obs in observers:
+        obs.end_round(state)
     if state.record.complete:
         if state.gap:
             # Indicators turned after the last event that could need them.
