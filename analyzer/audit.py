@@ -132,16 +132,17 @@ def audit_log(log: GameLog, rules: Ruleset, keep_replay: bool = False) -> FileAu
         )
     wins, draws = count_results(log)
     players = rules.players
+    settled: dict[int, tuple[int, ...]] = {}
     for rnd in game.rounds:
         findings.extend(rnd.findings)
         if not rnd.complete:
             continue
-        found, scored, compared = check_wins(rnd, rules, log.path, players)
+        found, scored, compared = check_wins(rnd, rules, log.path, players, settled)
         findings.extend(found)
         checks["wins_scored"] += scored
         checks["deltas_compared"] += compared
         if rnd.draw is not None:
-            found, compared = check_draw(rnd, rnd.draw, rules, log.path, players)
+            found, compared = check_draw(rnd, rnd.draw, rules, log.path, players, settled)
             findings.extend(found)
             checks["draws_checked"] += 1
             checks["deltas_compared"] += compared
@@ -151,7 +152,7 @@ def audit_log(log: GameLog, rules: Ruleset, keep_replay: bool = False) -> FileAu
                 1 for w in rnd.wins if w.event.claims.dora_indicators is not None
             )
     findings.extend(game.findings)
-    chain, state, compared = check_chain(game, log.path)
+    chain, state, compared = check_chain(game, log.path, settled)
     findings.extend(chain)
     checks["chain_values_compared"] += compared
     if game.end is not None and state is not None:

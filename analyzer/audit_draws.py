@@ -46,7 +46,12 @@ def _yaochu_kinds(hand: Sequence[Tile]) -> int:
 
 
 def check_draw(
-    rnd: RoundReplay, rec: DrawRecord, rules: Ruleset, path: str, players: int
+    rnd: RoundReplay,
+    rec: DrawRecord,
+    rules: Ruleset,
+    path: str,
+    players: int,
+    settled: dict[int, tuple[int, ...]] | None = None,
 ) -> tuple[list[Finding], int]:
     """Findings for one drawn hand, and the number of seat deltas compared."""
     out: list[Finding] = []
@@ -152,6 +157,8 @@ def check_draw(
                 len(winners),
             )
     compared = 0
+    if settled is not None:
+        settled[idx] = tuple(expected)
     if claims.deltas is not None:
         for s in range(4):
             compared += 1

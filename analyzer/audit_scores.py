@@ -35,7 +35,9 @@ def _points(scores: list[int], players: int) -> JsonValue:
     return list(scores[:players])
 
 
-def check_chain(game: GameReplay, path: str) -> tuple[list[Finding], ChainState | None, int]:
+def check_chain(
+    game: GameReplay, path: str, settled: dict[int, tuple[int, ...]] | None = None
+) -> tuple[list[Finding], ChainState | None, int]:
     """Findings of the chain, the state after the last hand, and the values compared."""
     out: list[Finding] = []
     players = game.players
@@ -142,9 +144,14 @@ def check_chain(game: GameReplay, path: str) -> tuple[list[Finding], ChainState 
                         [claims.honba, claims.riichi_sticks],
                     )
                 )
-            if claims.deltas is not None:
+            # A format without deltas (akochan's mjai) is followed with the
+            # recomputed settlement: reconstructed, not invented.
+            deltas = claims.deltas
+            if deltas is None and settled is not None:
+                deltas = settled.get(i)
+            if deltas is not None:
                 for s in range(4):
-                    basis[s] += claims.deltas[s]
+                    basis[s] += deltas[s]
             if isinstance(ev, Win):
                 won = True
                 # Tenhou: the winner nearest the discarder takes all the sticks, so

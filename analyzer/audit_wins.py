@@ -74,7 +74,11 @@ def _fmt(items: Counter[tuple[Yaku, int]]) -> list[str]:
 
 
 def check_wins(
-    rnd: RoundReplay, rules: Ruleset, path: str, players: int
+    rnd: RoundReplay,
+    rules: Ruleset,
+    path: str,
+    players: int,
+    settled: dict[int, tuple[int, ...]] | None = None,
 ) -> tuple[list[Finding], int, int]:
     """Findings for the wins of one round, hands scored, and seat deltas compared."""
     out: list[Finding] = []
@@ -119,6 +123,8 @@ def check_wins(
         )
         # Tenhou: only the winner nearest the discarder takes honba and sticks.
         takes_sticks = False
+        if settled is not None:
+            settled[rec.event_index] = deltas
         if claims.deltas is not None:
             for s in range(4):
                 compared += 1

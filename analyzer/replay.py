@@ -83,6 +83,9 @@ class RoundState:
         self.seen: set[int] = set()
         self.swap_ban: tuple[int, frozenset[int]] | None = None
         self.ippatsu_before_kakan = [False] * 4
+        # Tenhou logs show ura indicators for every riichi winner, so a missing
+        # one is a finding; mjai dialects may not record them at all.
+        self.ura_always_recorded = True
         self.pos = start.pos
         # -- dora bookkeeping
         self.dora: list[Tile | None] = [start.dora_indicator]
@@ -612,6 +615,8 @@ class RoundState:
             return
         if self.riichi[seat]:
             want = len(self.dora) if self.rules.kan_ura else 1
+            if ura is None and not self.ura_always_recorded:
+                return  # some mjai dialects carry no ura indicators at all
             if ura is None or len(ura) != want:
                 self.finding(
                     "ura-indicator-mismatch",
@@ -707,6 +712,7 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
             if state is not None:
                 _close(state, index - 1, ev.pos, observers)
             state = RoundState(ev, rules, players, index)
+            state.ura_always_recorded = log.format != "mjai"
             state.record.index = len(game.rounds)
             game.rounds.append(state.record)
             broken = False
