@@ -1,0 +1,92 @@
+"""``mjaudit score``: the contract of ARCHITECTURE.md §5, text and JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from mjaudit.cli import main
+
+
+def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
+    code = main(["score", *argv, "--format", "json"])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_the_architecture_example(capsys: pytest.CaptureFixture[str]) -> None:
+    code, doc = _json(
+        capsys, "234m567p22345678s", "--win", "8s", "--ron", "--riichi", "--dora", "1m"
+    )
+    assert code == 0
+    assert (doc["han"], doc["fu"], doc["total"], doc["dora"]) == (4, 30, 7700, 1)
+    assert doc["payments"] == {"discarder": 7700}
+    assert [y["name"] for y in doc["yaku"]] == ["riichi", "pinfu", "tanyao"]
+    parts = doc["fu_parts"]
+    assert isinstance(parts, list) and sum(p["fu"] for p in parts) == 30
+    assert set(doc) == {
+        "han",
+        "fu",
+        "yakuman",
+        "limit",
+        "yaku",
+        "dora",
+        "aka",
+        "ura",
+        "kita",
+        "fu_parts",
+        "total",
+        "payments",
+    }
+
+
+def test_dealer_tsumo_and_non_dealer_tsumo(capsys: pytest.CaptureFixture[str]) -> None:
+    # menzen tsumo, pinfu, tanyao: 3 han 20 fu.
+    _, dealer = _json(capsys, "234m567p22345678s", "--win", "8s", "--tsumo", "--seat-wind", "E")
+    assert dealer["payments"] == {"non_dealer": 1300} and dealer["total"] == 3900
+    _, child = _json(capsys, "234m567p22345678s", "--win", "8s", "--tsumo")
+    assert child["payments"] == {"dealer": 1300, "non_dealer": 700} and child["total"] == 2700
+
+
+def test_melds_and_kans(capsys: pytest.CaptureFixture[str]) -> None:
+    code, doc = _json(
+        capsys,
+        "22m",
+        "--win",
+        "2m",
+        "--ron",
+        "--meld",
+        "pon:777p",
+        "--meld",
+        "chi:234s",
+        "--meld",
+        "kakan:5555z",
+        "--meld",
+        "ankan:1111z",
+    )
+    assert code == 0 and doc["fu"] == 80 and doc["han"] == 2
+
+
+def test_not_a_win_exits_1_with_an_error_document(capsys: pytest.CaptureFixture[str]) -> None:
+    code, doc = _json(capsys, "123m456p789s1357z", "--win", "7z", "--ron")
+    assert code == 1 and doc["error"] == "not-a-winning-hand"
+    code, doc = _json(capsys, "234m567p22345678s", "--win", "8s", "--ron", "--meld", "chi:123p")
+    assert code == 1 and doc["error"] in ("not-a-winning-hand", "no-yaku-win")
+
+
+def test_no_yaku(capsys: pytest.CaptureFixture[str]) -> None:
+    code, doc = _json(capsys, "123m456p123s55s", "--win", "5s", "--ron", "--meld", "chi:789p")
+    assert code == 1 and doc["error"] == "no-yaku-win"
+
+
+def test_bad_usage_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "234m567p22345678s", "--win", "9s", "--ron"]) == 2
+    assert main(["score", "23x", "--win", "2m", "--ron"]) == 2
+    assert main(["score", "234m567p22345678s", "--win", "8s", "--ron", "--meld", "pon:123m"]) == 2
+
+
+def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["score", "234m567p22345678s", "--win", "8s", "--ron", "--riichi"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("3 han 30 fu: 3900 points, ron 3900") and "pinfu" in out
