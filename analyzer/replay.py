@@ -708,7 +708,11 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
     state: RoundState | None = None
     broken = False
     for index, ev in enumerate(log.events):
-        if isinstance(ev, RoundStart):
+        kind = type(ev)
+        if kind is DrawTile or kind is Discard:
+            pass  # the common case, straight to the state below
+        elif kind is RoundStart:
+            assert isinstance(ev, RoundStart)
             if state is not None:
                 _close(state, index - 1, ev.pos, observers)
             state = RoundState(ev, rules, players, index)
@@ -719,11 +723,12 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
             for obs in observers:
                 obs.start_round(state)
             continue
-        if isinstance(ev, GameEnd):
+        elif kind is GameEnd:
+            assert isinstance(ev, GameEnd)
             game.end = ev
             game.end_index = index
             continue
-        if isinstance(ev, GameStart | Presence):
+        elif kind is GameStart or kind is Presence:
             continue
         if state is None or broken:
             continue
@@ -768,7 +773,9 @@ def _close(
 
 
 def _apply(state: RoundState, ev: Event, index: int) -> None:
-    if not isinstance(ev, DoraReveal):
+    if (state.kan_window is not None or state.pending_open or state.gap) and not isinstance(
+        ev, DoraReveal
+    ):
         state.before(ev)
     match ev:
         case DrawTile():
