@@ -12,6 +12,10 @@ One event per line, one game per file. Every dialect there is read:
   ``start_kyoku``; ``hora`` with ``deltas`` and (since late 2021) ``ura_markers`` only;
   ``ryukyoku`` with ``deltas`` only.
 - akochan: ``uradora_marker`` (singular), ``fan`` and unrounded ``fu``, no deltas.
+  The fu claim is the fu of the score table, so an unrounded sum (38) is
+  transcribed rounded up to the next ten (40), as every scorer rounds it before
+  using it; 25 (chiitoitsu) is the one value that is never rounded. A rounded fu
+  from any other dialect is unchanged by this.
 - mjaigym: gimite-like events with ``kyotaku`` but no ``scores`` on ``start_kyoku``.
 
 What a dialect carries becomes a claim; what it lacks stays ``None``. Two numbers
@@ -19,6 +23,12 @@ every round needs are rebuilt when absent, as the reference advises (§2.2): the
 start scores (the last ``scores`` any event showed, else the previous start plus
 the deltas seen, 25000 each at first) and the riichi sticks (carried over, plus one
 per accepted riichi, cleared by a win).
+
+gimite's Tenhou converter (TenhouArchive: ``uri`` on ``start_game``, no ``kyotaku``
+on ``start_kyoku``) writes ``end_game.scores`` as the scores after the last hand:
+riichi sticks still on the table are not given to the top player as Tenhou's
+``owari`` gives them. Those scores are the final scores only when no stick is
+left, so only then do they become the final-score claim.
 
 A log that stops early is still a game: the server's ``error`` line (gimite stops
 the game when a bot breaks a rule, §6.3) and a missing ``end_game`` (a cut log)
@@ -113,6 +123,7 @@ class _Reader:
         self.last_was_draw = False
         self.riichi: set[int] = set()
         self.stopped = False
+        self.tenhou_archive: bool | None = None  # known at the first start_kyoku
 
     # -- helpers ---------------------------------------------------------------------
     def seat(self, ev: dict[str, Any], key: str) -> int:
@@ -181,6 +192,8 @@ class _Reader:
             raise MjaiFail(f"'kyoku' {kyoku} is outside 1..4")
         honba = _int(ev, "honba")
         dealer = self.seat(ev, "oya")
+        if self.tenhou_archive is None:
+            self.tenhou_archive = "uri" in self.start_info and "kyotaku" not in ev
         if "kyotaku" in ev:
             self.sticks = _int(ev, "kyotaku")
         if "scores" in ev:
@@ -333,6 +346,8 @@ class _Reader:
         fan = ev.get("fan")
         han = fan if type(fan) is int and yakuman is None and fan < YAKUMAN_FAN else None
         fu = ev.get("fu")
+        if type(fu) is int and fu % 10 and fu != 25:
+            fu += -fu % 10  # akochan's unrounded sum, rounded as the table uses it
         points = ev.get("hora_points")
         pao = ev.get("pao")
         claims = WinClaims(
@@ -453,6 +468,8 @@ class _Reader:
     def on_end_game(self, ev: dict[str, Any]) -> None:
         self.ensure_started()
         scores = _ints(ev["scores"], "scores", self.players) if "scores" in ev else None
+        if self.tenhou_archive and self.sticks:
+            scores = None  # running scores, not Tenhou's final ones (see the docstring)
         self.events.append(GameEnd(self.pos, EndClaims(final_scores=scores)))
         self.in_round = False
 

@@ -161,8 +161,40 @@ def test_akochan_singular_ura_field_and_unrounded_fu() -> None:
     )
     win = of(parse_mjai(data, "a.json").events, Win)[0]
     assert isinstance(win, Win)
-    assert win.claims.fu == 38 and win.claims.ura_indicators == (Tile("4p"),)
+    # 20 base + 10 closed ron + 8 closed terminal triplet, before the table rounds it
+    assert win.claims.fu == 40 and win.claims.ura_indicators == (Tile("4p"),)
     assert win.claims.deltas is None
+
+
+@pytest.mark.parametrize(
+    ("kyotaku", "sticks_left", "claimed"),
+    [
+        pytest.param(None, True, None, id="tenhou-archive-stick-left"),
+        pytest.param(None, False, (26000, 24000, 25000, 24000), id="tenhou-archive-no-stick"),
+        pytest.param(0, True, (26000, 24000, 25000, 24000), id="server-scores-are-final"),
+    ],
+)
+def test_tenhou_archive_end_scores_are_final_only_without_sticks(
+    kyotaku: int | None, sticks_left: bool, claimed: tuple[int, ...] | None
+) -> None:
+    riichi: list[dict[str, object]] = [
+        {"type": "tsumo", "actor": 0, "pai": "N"},
+        {"type": "reach", "actor": 0},
+        {"type": "dahai", "actor": 0, "pai": "N", "tsumogiri": True},
+        {"type": "reach_accepted", "actor": 0},
+    ]
+    events: list[dict[str, object]] = [
+        *(riichi if sticks_left else riichi[:1] + riichi[2:3]),
+        {"type": "ryukyoku", "reason": "fanpai", "deltas": [0, 0, 0, 0]},
+        {"type": "end_kyoku"},
+        {"type": "end_game", "scores": [26000, 24000, 25000, 24000]},
+    ]
+    start: dict[str, object] = {} if kyotaku is None else {"kyotaku": kyotaku}
+    data = mjai(*events, start=start).replace(
+        b'"type": "start_game"', b'"type": "start_game", "uri": "http://tenhou.net/0/?log=x"'
+    )
+    end = parse_mjai(data, "t.mjson").events[-1]
+    assert isinstance(end, GameEnd) and end.claims.final_scores == claimed
 
 
 def test_kans_both_dora_orders_and_ankan_question_mark() -> None:
