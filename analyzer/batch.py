@@ -1,0 +1,457 @@
+"""Auditing many logs: batches through a bounded window of worker processes.
+
+The worker side is :func:`audit_batch`, a pure function of a list of locators: it
+reads each input itself, hashes it, audits it, and turns every problem with one
+input into that input's outcome (an error, a timeout), so a batch always ends.
+Spark, Ray or Dask call the same function (docs/scale.md).
+
+The driver side, :func:`run_batches`, keeps at most ``window`` batches in flight
+(``Executor.map`` would read every input up front, and memory would grow with the
+input count) and yields results in input order, so ``-j N`` prints exactly what
+``-j 1`` prints. When a worker dies, the pool is rebuilt and the batches that were
+in flight are re-run one at a time; a batch that kills its worker alone is split
+until the single log that does it is found and reported as ``crashed``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from itertools import islice
+from pathlib import Path
+from types import FrameType
+from typing import TextIO
+
+from analyzer.audit import FileAudit, audit_log, resolve_rules
+from analyzer.store import InputRecord, Store, game_rows, known_content, write_part
+from mjaudit.errors import MjauditError
+from mjaudit.events import GameLog
+from mjaudit.rules import RulesError
+from parsers.containers import Locator, Selection, iter_locators, read_locator
+from parsers.sources import load_bytes
+
+__all__ = [
+    "BatchOptions",
+    "BatchResult",
+    "Outcome",
+    "RunSummary",
+    "Shard",
+    "audit_batch",
+    "audit_many",
+    "run_batches",
+]
+
+Probe = Callable[[str, bytes], None]
+
+
+@dataclass(frozen=True, slots=True)
+class BatchOptions:
+    """What every worker needs to know; picklable, so it travels with each batch.
+
+    ``probe`` is called with each input's name and bytes just before it is audited
+    (tests use it to make a log raise, hang or kill its worker).
+    """
+
+    rules: str = "auto"
+    selection: Selection = field(default_factory=Selection)
+    time_limit: float | None = None
+    store: str | None = None
+    part_dir: str | None = None
+    probe: Probe | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """One input's fate: ok, error, timeout, crashed, filtered (not selected) or
+    known (its content is already in the store)."""
+
+    record: InputRecord
+    audit: FileAudit | None = None
+
+    @property
+    def status(self) -> str:
+        return self.record.status
+
+
+@dataclass(frozen=True, slots=True)
+class BatchResult:
+    outcomes: tuple[Outcome, ...]
+    parts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Shard:
+    """Input K of every N (``--shard K/N``, K from 0), chosen by a hash of its name."""
+
+    index: int
+    count: int
+
+    @classmethod
+    def parse(cls, text: str) -> Shard:
+        try:
+            k, n = (int(x) for x in text.split("/"))
+        except ValueError:
+            raise ValueError(f"a shard is K/N, such as 0/4, not {text!r}") from None
+        if n < 1 or not 0 <= k < n:
+            raise ValueError(f"shard {text}: K must be from 0 to N-1")
+        return cls(k, n)
+
+    def holds(self, loc: Locator) -> bool:
+        return zlib.crc32(loc.name.encode("utf-8", "surrogateescape")) % self.count == self.index
+
+
+# ---- the worker side ------------------------------------------------------------
+
+
+class _TimeLimit(BaseException):
+    """Raised by the alarm; a BaseException so no ``except Exception`` swallows it."""
+
+
+def _on_alarm(signum: int, frame: FrameType | None) -> None:
+    raise _TimeLimit
+
+
+def _limited(seconds: float | None) -> AbstractContextManager[None]:
+    # signal.setitimer works only in a process's main thread (not in a Dask
+    # worker's task threads); there the limit is not enforced.
+    if seconds is None or threading.current_thread() is not threading.main_thread():
+        return nullcontext()
+    return _Alarm(seconds)
+
+
+class _Alarm:
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+
+    def __enter__(self) -> None:
+        self.old = signal.signal(signal.SIGALRM, _on_alarm)
+        signal.setitimer(signal.ITIMER_REAL, self.seconds)
+
+    def __exit__(self, *exc: object) -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, self.old)
+
+
+def _record(
+    loc: Locator, status: str, sha: str | None = None, error: str | None = None
+) -> InputRecord:
+    return InputRecord(loc.key, loc.name, sha, status, error, None)
+
+
+def _failed(loc: Locator, status: str, error: str) -> Outcome:
+    return Outcome(_record(loc, status, error=error), FileAudit(loc.name, error=error))
+
+
+def _audit_one(loc: Locator, opts: BatchOptions) -> Outcome:
+    try:
+        data = read_locator(loc)
+    except MjauditError as exc:
+        return _failed(loc, "error", str(exc))
+    sha = hashlib.sha256(data).hexdigest()
+    if opts.store is not None and known_content(opts.store, sha):
+        return Outcome(_record(loc, "known", sha))
+    log: GameLog | None = None
+    try:
+        with _limited(opts.time_limit):
+            if opts.probe is not None:
+                opts.probe(loc.name, data)
+            log = load_bytes(data, loc.name)
+            if not opts.selection.accepts(log.start.rules_hint):
+                return Outcome(_record(loc, "filtered", sha))
+            audit = audit_log(log, resolve_rules(log, opts.rules))
+    except _TimeLimit:
+        msg = f"{loc.name}: not audited: took longer than the {opts.time_limit:g} s limit"
+        return _failed(loc, "timeout", msg)
+    except RulesError as exc:
+        fmt, gid = (log.format, log.start.game_id) if log is not None else (None, None)
+        audit = FileAudit(loc.name, fmt, gid, error=str(exc))
+        return Outcome(_record(loc, "error", sha, str(exc)), audit)
+    except MjauditError as exc:
+        return Outcome(_record(loc, "error", sha, str(exc)), FileAudit(loc.name, error=str(exc)))
+    except Exception as exc:  # a bug, but one log must not stop the batch
+        msg = f"{loc.name}: internal error while auditing: {type(exc).__name__}: {exc}"
+        return Outcome(_record(loc, "error", sha, msg), FileAudit(loc.name, error=msg))
+    rows = game_rows(log, audit, sha) if opts.store is not None else None
+    return Outcome(InputRecord(loc.key, loc.name, sha, "ok", None, rows), audit)
+
+
+def audit_batch(locators: Sequence[Locator], opts: BatchOptions) -> BatchResult:
+    """Audit a batch in this process. With ``opts.part_dir``, rows go to a part file."""
+    outcomes = tuple(_audit_one(loc, opts) for loc in locators)
+    if opts.part_dir is None:
+        return BatchResult(outcomes)
+    digest = hashlib.sha256("\n".join(loc.key or loc.name for loc in locators).encode())
+    part = Path(opts.part_dir) / f"part-{digest.hexdigest()[:24]}.sqlite"
+    part.parent.mkdir(parents=True, exist_ok=True)
+    write_part(part, [o.record for o in outcomes])
+    slim = tuple(
+        Outcome(InputRecord(r.key, r.name, r.sha256, r.status, r.error, None), o.audit)
+        for o in outcomes
+        for r in (o.record,)
+    )
+    return BatchResult(slim, (str(part),))
+
+
+# ---- the driver side ------------------------------------------------------------
+
+
+def _worker_killed(exc: BaseException) -> bool:
+    """Dask's KilledWorker (a task that took down its worker every time it ran)."""
+    return type(exc).__name__ == "KilledWorker"
+
+
+class _Pool:
+    """An executor that can be rebuilt after a worker died."""
+
+    def __init__(self, make: Callable[[], Executor]) -> None:
+        self.make = make
+        self.executor = make()
+
+    def rebuild(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.executor = self.make()
+
+
+def run_batches(
+    batches: Iterable[Sequence[Locator]],
+    opts: BatchOptions,
+    make_executor: Callable[[], Executor] | None = None,
+    window: int = 8,
+) -> Iterator[BatchResult]:
+    """Audit batches, at most ``window`` in flight, yielding results in input order.
+
+    Without an executor, batches run in this process (``-j 1``).
+    """
+    if make_executor is None:
+        for b in batches:
+            yield audit_batch(b, opts)
+        return
+    pool = _Pool(make_executor)
+    pending: dict[int, tuple[Sequence[Locator], Future[BatchResult]]] = {}
+    ready: dict[int, BatchResult] = {}
+    source = enumerate(batches)
+    next_out = 0
+    exhausted = False
+    try:
+        while True:
+            while not exhausted and len(pending) + len(ready) < window:
+                item = next(source, None)
+                if item is None:
+                    exhausted = True
+                    break
+                seq, b = item
+                pending[seq] = (b, pool.executor.submit(audit_batch, b, opts))
+            if next_out in ready:
+                yield ready.pop(next_out)
+                next_out += 1
+                continue
+            if not pending:
+                return
+            wait([f for _, f in pending.values()], return_when=FIRST_COMPLETED)
+            _collect(pool, pending, ready, opts)
+    finally:
+        pool.executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _collect(
+    pool: _Pool,
+    pending: dict[int, tuple[Sequence[Locator], Future[BatchResult]]],
+    ready: dict[int, BatchResult],
+    opts: BatchOptions,
+) -> None:
+    suspects: list[tuple[int, Sequence[Locator]]] = []
+    for seq, (b, f) in list(pending.items()):
+        if not f.done():
+            continue
+        del pending[seq]
+        try:
+            ready[seq] = f.result()
+        except BrokenProcessPool:
+            suspects.append((seq, b))
+        except Exception as exc:
+            if _worker_killed(exc):
+                ready[seq] = _isolate(pool, b, opts, guilty=True)
+            else:
+                msg = f"batch failed: {type(exc).__name__}: {exc}"
+                ready[seq] = BatchResult(tuple(_failed(loc, "error", msg) for loc in b))
+    if not suspects:
+        return
+    # Every future of a broken pool fails; let them, keep those that finished first.
+    wait([f for _, f in pending.values()])
+    for seq, (b, f) in list(pending.items()):
+        del pending[seq]
+        try:
+            ready[seq] = f.result()
+        except Exception:
+            suspects.append((seq, b))
+    pool.rebuild()
+    for seq, b in sorted(suspects, key=lambda s: s[0]):
+        ready[seq] = _isolate(pool, b, opts, guilty=False)
+
+
+def _isolate(pool: _Pool, b: Sequence[Locator], opts: BatchOptions, guilty: bool) -> BatchResult:
+    """Run a batch alone; if it kills its worker, split it down to the culprit."""
+    if guilty:
+        if len(b) == 1:
+            msg = f"{b[0].name}: not audited: its worker process died while auditing it"
+            return BatchResult((_failed(b[0], "crashed", msg),))
+        mid = len(b) // 2
+        left = _isolate(pool, b[:mid], opts, guilty=False)
+        right = _isolate(pool, b[mid:], opts, guilty=False)
+        return BatchResult(left.outcomes + right.outcomes, left.parts + right.parts)
+    try:
+        return pool.executor.submit(audit_batch, b, opts).result()
+    except BrokenProcessPool:
+        pool.rebuild()
+        return _isolate(pool, b, opts, guilty=True)
+    except Exception as exc:
+        if _worker_killed(exc):
+            return _isolate(pool, b, opts, guilty=True)
+        msg = f"batch failed: {type(exc).__name__}: {exc}"
+        return BatchResult(tuple(_failed(loc, "error", msg) for loc in b))
+
+
+def process_pool(jobs: int) -> Callable[[], Executor]:
+    """A factory of local worker pools; forkserver on Linux, so workers never
+    inherit the driver's threads or open databases."""
+    methods = multiprocessing.get_all_start_methods()
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else None)
+    return lambda: ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+
+
+def _chunks(items: Iterable[Locator], size: int) -> Iterator[list[Locator]]:
+    it = iter(items)
+    while chunk := list(islice(it, size)):
+        yield chunk
+
+
+# ---- one run: enumerate, skip, audit, store ------------------------------------
+
+
+@dataclass(slots=True)
+class RunSummary:
+    """Counts of one run, kept as it goes (the results themselves are not kept)."""
+
+    inputs: int = 0
+    skipped: int = 0
+    by_status: dict[str, int] = field(default_factory=dict)
+    findings: dict[str, int] = field(default_factory=lambda: {"error": 0, "warning": 0, "info": 0})
+    seconds: float = 0.0
+
+    def add(self, o: Outcome) -> None:
+        self.inputs += 1
+        self.by_status[o.status] = self.by_status.get(o.status, 0) + 1
+        if o.audit is not None:
+            for f in o.audit.findings:
+                self.findings[f.severity.value] += 1
+
+
+class _Progress:
+    """``1234 inputs, 56.7/s`` redrawn on stderr, at most ten times a second."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.count = 0
+        self.start = self.last = time.monotonic()
+
+    def update(self, n: int) -> None:
+        self.count += n
+        now = time.monotonic()
+        if now - self.last >= 0.1:
+            self.last = now
+            rate = self.count / max(now - self.start, 1e-9)
+            self.stream.write(f"\rmjaudit: {self.count} inputs, {rate:.1f}/s ")
+            self.stream.flush()
+
+    def close(self) -> None:
+        self.last = 0.0
+        self.update(0)
+        self.stream.write("\n")
+        self.stream.flush()
+
+
+def audit_many(
+    paths: Iterable[str],
+    opts: BatchOptions = BatchOptions(),
+    *,
+    jobs: int = 1,
+    batch_size: int = 16,
+    shard: Shard | None = None,
+    store: str | None = None,
+    make_executor: Callable[[], Executor] | None = None,
+    window: int | None = None,
+    progress: bool | None = None,
+    summary: RunSummary | None = None,
+) -> Iterator[Outcome]:
+    """Audit every log under ``paths``; outcomes come in input order.
+
+    With ``store``, inputs the store already holds are skipped (they are counted
+    in ``summary.skipped``) and each batch is recorded as it finishes. Without
+    ``make_executor``, ``jobs > 1`` uses a local process pool.
+    """
+    summary = summary if summary is not None else RunSummary()
+    started = time.monotonic()
+    writer = Store(store) if store is not None else None
+    opts = _with_store(opts, writer, make_executor)
+
+    def want(loc: Locator) -> bool:
+        if shard is not None and not shard.holds(loc):
+            return False
+        if writer is not None and writer.seen(loc.key):
+            summary.skipped += 1
+            return False
+        return True
+
+    if make_executor is None and jobs > 1:
+        make_executor = process_pool(jobs)
+    locators = iter_locators(paths, opts.selection, want)
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = _Progress(sys.stderr) if show else None
+    try:
+        results = run_batches(
+            _chunks(locators, batch_size), opts, make_executor, window or 4 * max(jobs, 1)
+        )
+        for result in results:
+            if writer is not None:
+                for part in result.parts:
+                    writer.ingest_part(part)
+                if not result.parts:
+                    writer.add([o.record for o in result.outcomes])
+            if bar is not None:
+                bar.update(len(result.outcomes))
+            for o in result.outcomes:
+                summary.add(o)
+                yield o
+    finally:
+        summary.seconds = time.monotonic() - started
+        if bar is not None:
+            bar.close()
+        if writer is not None:
+            failed = sum(summary.by_status.get(s, 0) for s in ("error", "timeout", "crashed"))
+            writer.record_run(time.strftime("%Y-%m-%dT%H:%M:%S"), summary.inputs, summary.skipped,
+                              failed)  # fmt: skip
+            writer.close()
+
+
+def _with_store(
+    opts: BatchOptions, writer: Store | None, make_executor: Callable[[], Executor] | None
+) -> BatchOptions:
+    if writer is None:
+        return opts
+    from dataclasses import replace
+
+    root = str(writer.root.resolve())
+    # Distributed workers write their own part files beside the store.
+    part_dir = os.path.join(root, "parts") if make_executor is not None else None
+    return replace(opts, store=root, part_dir=part_dir)
