@@ -219,8 +219,14 @@ class _Pool:
         self.executor = make()
 
     def rebuild(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.close()
         self.executor = self.make()
+
+    def close(self) -> None:
+        if isinstance(self.executor, ProcessPoolExecutor):
+            self.executor.shutdown(wait=False, cancel_futures=True)
+        else:  # Dask's executor has no cancel_futures
+            self.executor.shutdown(wait=False)
 
 
 def run_batches(
@@ -261,7 +267,7 @@ def run_batches(
             wait([f for _, f in pending.values()], return_when=FIRST_COMPLETED)
             _collect(pool, pending, ready, opts)
     finally:
-        pool.executor.shutdown(wait=False, cancel_futures=True)
+        pool.close()
 
 
 def _collect(
