@@ -1,0 +1,600 @@
+"""The live state of one hand while the replay applies its events.
+
+It keeps every player's concealed hand, melds and pond, riichi and ippatsu state,
+the first go-around, the live-wall count and (through :class:`KanDoraClock`) the
+kan dora, and checks each event against them. Problems that make the hand
+impossible raise :class:`ReplayError`; rule breaches that leave the hand playable
+(a forbidden call, an illegal riichi, a wrong indicator) become findings.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import assert_never
+
+from analyzer.hand import waits
+from analyzer.kan_dora import KanDoraClock
+from analyzer.state import DrawRecord, PondTile, RoundReplay, WinRecord
+from mjaudit.errors import ReplayError, SourcePos
+from mjaudit.events import (
+    DeclareMeld,
+    Discard,
+    DoraReveal,
+    DrawTile,
+    Event,
+    RiichiAccepted,
+    RiichiDeclared,
+    RoundDraw,
+    RoundStart,
+    Win,
+)
+from mjaudit.findings import Finding, Severity
+from mjaudit.hands import WinContext
+from mjaudit.melds import Meld, MeldKind
+from mjaudit.rules import Ruleset
+from mjaudit.tiles import Tile, to_mpsz
+
+__all__ = ["RoundState", "counts34"]
+
+
+class RoundState:
+    """The live state of one hand while its events are applied."""
+
+    def __init__(self, start: RoundStart, rules: Ruleset, players: int, index: int) -> None:
+        self.start = start
+        self.rules = rules
+        self.players = players
+        self.record = RoundReplay(index=0, start=start, first_event=index)
+        self.hands: list[list[Tile]] = [list(h) for h in start.hands]
+        self.ids: list[list[int]] | None = (
+            [list(h) for h in start.hand_ids] if start.hand_ids is not None else None
+        )
+        self.melds: list[list[Meld]] = [[] for _ in range(4)]
+        self.nsets = [0] * 4  # melds that stand for a set (all but kita)
+        self.ponds: list[list[PondTile]] = [[] for _ in range(4)]
+        self.riichi = [False] * 4
+        self.double_riichi = [False] * 4
+        self.ippatsu = [False] * 4
+        self.declaring: int | None = None
+        self.discarded_once = [False] * 4
+        self.first_discards: list[Tile | None] = [None] * 4
+        self.calls_made = 0
+        self.kans_by_seat = [0] * 4
+        self.kita = [0] * 4
+        self.live_remaining = (108 if players == 3 else 136) - 14 - 13 * players
+        self.replacement_due: int | None = None
+        self.replacement_cause: MeldKind | None = None
+        self.last_draw: tuple[int, Tile, int | None, bool, bool] | None = None
+        self.last_discard: tuple[int, Tile, int | None, int] | None = None
+        self.last_kakan: tuple[int, Meld] | None = None
+        self.turn_seat: int | None = None
+        self.scores = list(start.scores)
+        self.sticks = start.riichi_sticks
+        self.seen: set[int] = set()
+        self.swap_ban: tuple[int, frozenset[int]] | None = None
+        self.ippatsu_before_kakan = [False] * 4
+        # Tenhou logs show ura indicators for every riichi winner, so a missing
+        # one is a finding; mjai dialects may not record them at all.
+        self.ura_always_recorded = True
+        self.pos = start.pos
+        self.clock = KanDoraClock(start.dora_indicator, start.dora_indicator_id)
+        self.findings = self.record.findings
+        self.event_index = index
+        if start.hand_ids is not None:
+            for h in start.hand_ids:
+                for i in h:
+                    self.see(i)
+        if start.dora_indicator_id is not None:
+            self.see(start.dora_indicator_id)
+
+    # -- helpers ---------------------------------------------------------------
+    def see(self, tile_id: int | None) -> None:
+        if tile_id is None:
+            return
+        seen = self.seen
+        size = len(seen)
+        seen.add(tile_id)
+        if len(seen) == size:
+            raise ReplayError(f"tile id {tile_id} comes into play twice")
+
+    def finding(
+        self,
+        code: str,
+        message: str,
+        pos: SourcePos,
+        seat: int | None = None,
+        expected: object = None,
+        actual: object = None,
+    ) -> None:
+        self.findings.append(
+            Finding(
+                code,
+                Severity.ERROR,
+                f"{self.start.label}: {message}",
+                pos.path,
+                self.start.label,
+                self.event_index,
+                seat,
+                expected,  # type: ignore[arg-type]
+                actual,  # type: ignore[arg-type]
+            )
+        )
+
+    def hand_text(self, seat: int) -> str:
+        return to_mpsz(self.hands[seat])
+
+    def take(self, seat: int, tile: Tile, tile_id: int | None, what: str) -> None:
+        """Remove one tile from a concealed hand, by physical id when known."""
+        hand = self.hands[seat]
+        if self.ids is not None and tile_id is not None:
+            ids = self.ids[seat]
+            try:
+                k = ids.index(tile_id)
+            except ValueError:
+                raise ReplayError(
+                    f"seat {seat} {what} {tile} (id {tile_id}) but holds {to_mpsz(hand)}"
+                ) from None
+            ids.pop(k)
+            hand.pop(k)
+            return
+        try:
+            hand.remove(tile)
+        except ValueError:
+            raise ReplayError(f"seat {seat} {what} {tile} but holds {to_mpsz(hand)}") from None
+        if self.ids is not None:
+            self.ids = None  # the log stopped giving ids; fall back to tiles
+
+    def give(self, seat: int, tile: Tile, tile_id: int | None) -> None:
+        self.hands[seat].append(tile)
+        if self.ids is not None:
+            if tile_id is None:
+                self.ids = None
+            else:
+                self.ids[seat].append(tile_id)
+
+    def break_first_turn(self) -> None:
+        self.calls_made += 1
+        for s in range(4):
+            self.ippatsu[s] = False
+
+    # -- dora timing -----------------------------------------------------------
+    @property
+    def dora(self) -> list[Tile | None]:
+        """The indicators in force (None: due by the rules, not turned by the log)."""
+        return self.clock.dora
+
+    @property
+    def dora_ids(self) -> list[int | None]:
+        return self.clock.dora_ids
+
+    def report(
+        self, code: str, message: str, pos: SourcePos, expected: object, actual: object
+    ) -> None:
+        self.finding(code, message, pos, None, expected, actual)
+
+    def before(self, event: Event) -> None:
+        """Settle the indicators the rules require right before ``event``."""
+        self.clock.settle(event, self.rules, self.report)
+
+    # -- events ----------------------------------------------------------------
+    def on_draw(self, ev: DrawTile) -> None:
+        seat = ev.seat
+        if len(self.hands[seat]) + 3 * self.nsets[seat] != 13:
+            raise ReplayError(
+                f"seat {seat} draws {ev.tile} holding {len(self.hands[seat])} tiles "
+                f"and {self.nsets[seat]} melds"
+            )
+        replacement = self.replacement_due == seat
+        if self.replacement_due is not None and not replacement:
+            raise ReplayError(
+                f"seat {seat} draws while seat {self.replacement_due} owes a replacement draw"
+            )
+        cause = self.replacement_cause
+        self.replacement_due = None
+        self.replacement_cause = None
+        self.live_remaining -= 1
+        if self.live_remaining < 0:
+            raise ReplayError(f"seat {seat} draws {ev.tile} from an empty wall")
+        self.see(ev.tile_id)
+        self.give(seat, ev.tile, ev.tile_id)
+        self.last_draw = (seat, ev.tile, ev.tile_id, replacement, cause is MeldKind.KITA)
+        self.last_discard = None
+        self.last_kakan = None
+        self.turn_seat = seat
+
+    def on_discard(self, ev: Discard, index: int) -> None:
+        seat = ev.seat
+        if len(self.hands[seat]) + 3 * self.nsets[seat] != 14:
+            raise ReplayError(f"seat {seat} discards {ev.tile} out of turn")
+        if self.swap_ban is not None:
+            banned_seat, kinds = self.swap_ban
+            self.swap_ban = None
+            if banned_seat == seat and ev.tile.kind in kinds:
+                self.finding(
+                    "illegal-call",
+                    f"seat {seat} discards {ev.tile} right after calling for it (kuikae, "
+                    "a swap call, is forbidden)",
+                    ev.pos,
+                    seat,
+                )
+        self.take(seat, ev.tile, ev.tile_id, "discards")
+        is_riichi = self.declaring == seat
+        if is_riichi and not waits(counts34(self.hands[seat])):
+            self.finding(
+                "illegal-riichi",
+                f"seat {seat} declares riichi discarding {ev.tile}, which leaves "
+                f"{to_mpsz(self.hands[seat])}: not tenpai",
+                ev.pos,
+                seat,
+            )
+        if self.ippatsu[seat] and not is_riichi:
+            self.ippatsu[seat] = False
+        self.ponds[seat].append(PondTile(ev.tile, ev.tsumogiri, is_riichi, False, index))
+        if not self.discarded_once[seat]:
+            self.first_discards[seat] = ev.tile
+        if is_riichi:
+            self.double_riichi[seat] = not self.discarded_once[seat] and self.calls_made == 0
+        self.discarded_once[seat] = True
+        self.last_discard = (seat, ev.tile, ev.tile_id, index)
+        self.last_draw = None
+        self.last_kakan = None
+
+    def on_riichi(self, ev: RiichiDeclared) -> None:
+        seat = ev.seat
+        if self.riichi[seat]:
+            raise ReplayError(f"seat {seat} declares riichi twice")
+        self.declaring = seat
+        rules = self.rules
+        problems = []
+        if any(m.is_open for m in self.melds[seat]):
+            problems.append("with an open hand")
+        if rules.riichi_min_points is not None and self.scores[seat] < rules.riichi_min_points:
+            problems.append(f"with {self.scores[seat]} points (at least {rules.riichi_min_points})")
+        if (
+            rules.riichi_min_live_tiles is not None
+            and self.live_remaining < rules.riichi_min_live_tiles
+        ):
+            problems.append(
+                f"with {self.live_remaining} tiles left in the wall "
+                f"(at least {rules.riichi_min_live_tiles})"
+            )
+        for problem in problems:
+            self.finding(
+                "illegal-riichi",
+                f"seat {seat} declares riichi {problem}",
+                ev.pos,
+                seat,
+            )
+
+    def on_riichi_accepted(self, ev: RiichiAccepted) -> None:
+        seat = ev.seat
+        if self.declaring != seat:
+            raise ReplayError(f"riichi of seat {seat} accepted without a declaration")
+        self.declaring = None
+        self.riichi[seat] = True
+        self.ippatsu[seat] = self.rules.ippatsu
+        self.scores[seat] -= 1000
+        self.sticks += 1
+        self.record.riichi_seats.append(seat)
+        self.record.riichi_claims.append((self.event_index, seat, ev.scores))
+
+    def on_meld(self, ev: DeclareMeld) -> None:
+        seat, meld = ev.seat, ev.meld
+        kind = meld.kind
+        ids = meld.tile_ids
+        if kind in (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN):
+            if self.last_discard is None:
+                raise ReplayError(f"seat {seat} calls {meld} with no discard to call")
+            d_seat, d_tile, d_id, _ = self.last_discard
+            if meld.from_seat != d_seat:
+                raise ReplayError(
+                    f"seat {seat} calls {meld} from seat {meld.from_seat}, "
+                    f"but seat {d_seat} discarded last"
+                )
+            if meld.called != d_tile or (
+                meld.called_id is not None and d_id is not None and meld.called_id != d_id
+            ):
+                raise ReplayError(f"seat {seat} calls {meld.called} but the discard was {d_tile}")
+            self.check_call(seat, meld, d_seat, ev.pos)
+            pond = self.ponds[d_seat]
+            pond[-1].called = True
+            if ids is not None and meld.called_id is not None:
+                rest: list[tuple[Tile, int | None]] = [
+                    (t, i) for t, i in zip(meld.tiles, ids, strict=True) if i != meld.called_id
+                ]
+            else:
+                own = list(meld.tiles)
+                own.remove(d_tile)
+                rest = [(t, None) for t in own]
+            for t, tid in rest:
+                self.take(seat, t, tid, f"calls {kind.value} with")
+            self.melds[seat].append(meld)
+            self.nsets[seat] += 1
+            self.break_first_turn()
+            self.last_discard = None
+            self.turn_seat = seat
+            if kind is MeldKind.DAIMINKAN:
+                self.kan_declared(seat, kind)
+        elif kind is MeldKind.KAKAN:
+            melds = self.melds[seat]
+            k = next(
+                (
+                    k
+                    for k, old in enumerate(melds)
+                    if old.kind is MeldKind.PON and old.kind34 == meld.kind34
+                ),
+                -1,
+            )
+            if k < 0:
+                raise ReplayError(f"seat {seat} adds {meld.added} to a pon it does not have")
+            assert meld.added is not None
+            self.take(seat, meld.added, meld.added_id, "adds to a kan")
+            melds[k] = meld
+            # Tenhou cancels ippatsu for a kakan only after the chankan window, so
+            # a robber keeps theirs (rules-matrix §D ippatsu row).
+            self.ippatsu_before_kakan = list(self.ippatsu)
+            self.break_first_turn()
+            self.last_kakan = (seat, meld)
+            self.kan_declared(seat, kind)
+        elif kind is MeldKind.ANKAN:
+            for i, t in enumerate(meld.tiles):
+                self.take(
+                    seat, t, ids[i] if ids is not None else None, "declares a concealed kan with"
+                )
+            self.melds[seat].append(meld)
+            self.nsets[seat] += 1
+            self.break_first_turn()
+            self.kan_declared(seat, kind)
+        elif kind is MeldKind.KITA:
+            if self.players != 3:
+                raise ReplayError(f"seat {seat} declares kita in a four-player game")
+            tile = meld.tiles[0]
+            self.take(seat, tile, ids[0] if ids is not None else None, "declares kita with")
+            self.melds[seat].append(meld)
+            self.kita[seat] += 1
+            # Tenhou 3p: a kita breaks ippatsu and the first go-around (rules-matrix §D).
+            self.break_first_turn()
+            self.replacement_due = seat
+            self.replacement_cause = kind
+            self.last_kakan = (seat, meld)
+        else:
+            assert_never(kind)
+        self.last_draw = None
+
+    def check_call(self, seat: int, meld: Meld, from_seat: int, pos: SourcePos) -> None:
+        """Calls the rules forbid; the game can still be replayed, so these are findings."""
+        if meld.kind is MeldKind.CHI and not self.rules.chi_allowed:
+            self.finding(
+                "illegal-call",
+                f"seat {seat} calls chi, which these rules do not allow",
+                pos,
+                seat,
+            )
+        elif meld.kind is MeldKind.CHI and from_seat != (seat - 1) % 4:
+            self.finding(
+                "illegal-call",
+                f"seat {seat} calls chi on seat {from_seat}'s discard; chi is only allowed "
+                "from the player on the left",
+                pos,
+                seat,
+            )
+        if self.live_remaining == 0:
+            self.finding(
+                "illegal-call",
+                f"seat {seat} calls {meld.kind.value} on the last discard of the hand, "
+                "which may only be won on",
+                pos,
+                seat,
+            )
+        if self.rules.kuikae_forbidden and meld.kind in (MeldKind.CHI, MeldKind.PON):
+            self.swap_ban = (seat, _swap_kinds(meld))
+
+    def kan_declared(self, seat: int, kind: MeldKind) -> None:
+        if kind is not MeldKind.DAIMINKAN and self.live_remaining == 0:
+            self.finding(
+                "illegal-call",
+                f"seat {seat} declares a {kind.value} after the last tile was drawn",
+                self.pos,
+                seat,
+            )
+        self.kans_by_seat[seat] += 1
+        self.replacement_due = seat
+        self.replacement_cause = kind
+        if self.rules.kan_dora:
+            self.clock.kan(seat, kind)
+
+    def on_dora(self, ev: DoraReveal) -> None:
+        self.see(ev.tile_id)
+        self.clock.seen(ev)
+
+    def on_win(self, ev: Win, index: int) -> WinRecord:
+        seat, from_seat = ev.seat, ev.from_seat
+        claims = ev.claims
+        chankan = False
+        if ev.tsumo:
+            if self.last_draw is None or self.last_draw[0] != seat:
+                raise ReplayError(f"seat {seat} wins by tsumo without having just drawn")
+            _, win_tile, _, replacement, after_kita = self.last_draw
+            concealed = tuple(self.hands[seat])
+        else:
+            if self.last_discard is not None and self.last_discard[0] == from_seat:
+                win_tile = self.last_discard[1]
+            elif self.last_kakan is not None and self.last_kakan[0] == from_seat:
+                added = self.last_kakan[1]
+                assert added.tiles
+                win_tile = added.added if added.added is not None else added.tiles[0]
+                chankan = added.kind is MeldKind.KAKAN
+            else:
+                raise ReplayError(f"seat {seat} rons seat {from_seat}, who has no tile to ron")
+            replacement = after_kita = False
+            concealed = (*self.hands[seat], win_tile)
+        if claims.hand is not None and Counter(claims.hand) != Counter(concealed):
+            raise ReplayError(
+                f"the log shows seat {seat}'s winning hand as {to_mpsz(claims.hand)}, "
+                f"the replay has {to_mpsz(concealed)}"
+            )
+        if claims.melds is not None:
+            have = Counter((m.kind, m.tiles) for m in self.melds[seat])
+            shown = Counter((m.kind, m.tiles) for m in claims.melds)
+            if have != shown:
+                raise ReplayError(
+                    f"the log shows seat {seat}'s melds as "
+                    f"{' '.join(map(str, claims.melds))}, the replay has "
+                    f"{' '.join(map(str, self.melds[seat]))}"
+                )
+        self.check_indicators(ev)
+        dealer = self.start.dealer
+        no_calls = self.calls_made == 0
+        first = not self.discarded_once[seat] and no_calls
+        last = self.live_remaining == 0
+        ura: tuple[Tile, ...] = ()
+        if claims.ura_indicators is not None and (self.riichi[seat]):
+            ura = claims.ura_indicators
+        dora = tuple(
+            t if t is not None else self.claimed_indicator(ev, k) for k, t in enumerate(self.dora)
+        )
+        ctx = WinContext(
+            tsumo=ev.tsumo,
+            riichi=self.riichi[seat] and not self.double_riichi[seat],
+            double_riichi=self.double_riichi[seat] and self.riichi[seat],
+            ippatsu=self.ippatsu_before_kakan[seat] if chankan else self.ippatsu[seat],
+            rinshan=ev.tsumo and replacement and (self.rules.kita_rinshan or not after_kita),
+            chankan=chankan,
+            haitei=ev.tsumo and last and not replacement,
+            houtei=not ev.tsumo and last and not chankan,
+            tenhou=ev.tsumo and first and seat == dealer,
+            chiihou=ev.tsumo and first and seat != dealer,
+            # Three-player games have no North seat: winds go round mod 3.
+            seat_wind=(seat - dealer) % self.players,
+            round_wind=(self.start.round_index // 4) % 4,
+            dora_indicators=tuple(t for t in dora if t is not None),
+            ura_indicators=ura,
+            honba=self.start.honba,
+            riichi_sticks=self.sticks,
+            kita=self.kita[seat],
+            players=self.players,
+        )
+        rec = WinRecord(
+            event_index=index,
+            event=ev,
+            seat=seat,
+            from_seat=from_seat,
+            concealed=concealed,
+            win_tile=win_tile,
+            melds=tuple(self.melds[seat]),
+            context=ctx,
+            dora_indicators=tuple(self.dora),
+            dealer=dealer,
+            scores_before=tuple(self.scores),
+            riichi_sticks=self.sticks,
+            honba=self.start.honba,
+            kita=self.kita[seat],
+        )
+        self.record.wins.append(rec)
+        return rec
+
+    def claimed_indicator(self, ev: Win, k: int) -> Tile | None:
+        shown = ev.claims.dora_indicators
+        return shown[k] if shown is not None and k < len(shown) else None
+
+    def check_indicators(self, ev: Win) -> None:
+        claims = ev.claims
+        seat = ev.seat
+        if claims.dora_indicators is not None:
+            shown = claims.dora_indicators
+            shown_ids = claims.dora_indicator_ids
+            derived = self.dora
+            same = len(shown) == len(derived) and all(
+                d is None or d == s for d, s in zip(derived, shown, strict=False)
+            )
+            if same and shown_ids is not None:
+                same = all(
+                    d is None or d == s for d, s in zip(self.dora_ids, shown_ids, strict=False)
+                )
+            if not same:
+                exp = [str(t) if t is not None else "?" for t in derived]
+                act = [str(t) for t in shown]
+                self.finding(
+                    "dora-indicator-mismatch",
+                    f"seat {seat}'s win shows dora indicators {' '.join(act)}, "
+                    f"but the indicators in force are {' '.join(exp)}",
+                    ev.pos,
+                    seat,
+                    exp,
+                    act,
+                )
+        ura = claims.ura_indicators
+        if not self.rules.ura_dora:
+            return
+        if self.riichi[seat]:
+            want = len(self.dora) if self.rules.kan_ura else 1
+            if ura is None and not self.ura_always_recorded:
+                return  # some mjai dialects carry no ura indicators at all
+            if ura is None or len(ura) != want:
+                self.finding(
+                    "ura-indicator-mismatch",
+                    f"riichi winner seat {seat} shows {0 if ura is None else len(ura)} ura "
+                    f"indicators, but {want} dora indicators are in force",
+                    ev.pos,
+                    seat,
+                    want,
+                    0 if ura is None else len(ura),
+                )
+        elif ura:
+            self.finding(
+                "ura-indicator-mismatch",
+                f"seat {seat} did not declare riichi, but the win shows ura indicators "
+                f"{to_mpsz(ura, sort=False)}",
+                ev.pos,
+                seat,
+                0,
+                len(ura),
+            )
+
+    def on_draw_end(self, ev: RoundDraw, index: int) -> DrawRecord:
+        rec = DrawRecord(
+            event_index=index,
+            event=ev,
+            concealed=tuple(tuple(h) for h in self.hands),
+            melds=tuple(tuple(m) for m in self.melds),
+            ponds=tuple(tuple(p) for p in self.ponds),
+            riichi=tuple(self.riichi),
+            live_remaining=self.live_remaining,
+            kans_by_seat=tuple(self.kans_by_seat),
+            dealer=self.start.dealer,
+            scores_before=tuple(self.scores),
+            riichi_sticks=self.sticks,
+            honba=self.start.honba,
+            first_discards=tuple(self.first_discards),
+            calls_made=self.calls_made,
+        )
+        self.record.draw = rec
+        return rec
+
+
+def counts34(tiles: list[Tile] | tuple[Tile, ...], skip: Tile | None = None) -> list[int]:
+    """Counts per tile kind, leaving out one copy of ``skip``."""
+    counts = [0] * 34
+    for t in tiles:
+        counts[t.kind] += 1
+    if skip is not None:
+        counts[skip.kind] -= 1
+    return counts
+
+
+def _swap_kinds(meld: Meld) -> frozenset[int]:
+    """Kinds the caller may not discard right after this call (kuikae).
+
+    The called kind itself, and for a chi that used the called tile as an end of the
+    run, the kind at the other side (called 3m in 345m: 6m is banned too).
+    """
+    assert meld.called is not None
+    called = meld.called.kind
+    banned = {called}
+    if meld.kind is MeldKind.CHI:
+        low = min(t.kind for t in meld.tiles)
+        if called == low and called % 9 <= 5:
+            banned.add(called + 3)
+        elif called == low + 2 and called % 9 >= 3:
+            banned.add(called - 3)
+    return frozenset(banned)
