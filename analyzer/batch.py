@@ -37,6 +37,7 @@ from analyzer.audit import FileAudit, audit_log, resolve_rules
 from analyzer.store import InputRecord, Store, game_rows, known_content, write_part
 from mjaudit.errors import MjauditError
 from mjaudit.events import GameLog
+from mjaudit.findings import JsonValue
 from mjaudit.rules import RulesError
 from parsers.containers import Locator, Selection, iter_locators, read_locator
 from parsers.sources import load_bytes
@@ -355,6 +356,25 @@ class RunSummary:
     findings: dict[str, int] = field(default_factory=lambda: {"error": 0, "warning": 0, "info": 0})
     seconds: float = 0.0
 
+    def to_json(self) -> dict[str, JsonValue]:
+        return {
+            "schema": "mjaudit.run/1",
+            "inputs": self.inputs,
+            "skipped": self.skipped,
+            "status": dict(sorted(self.by_status.items())),
+            "findings": dict(self.findings),
+            "seconds": round(self.seconds, 3),
+        }
+
+    def text(self) -> str:
+        status = ", ".join(f"{n} {s}" for s, n in sorted(self.by_status.items())) or "none"
+        f = self.findings
+        return (
+            f"audited {self.inputs} inputs ({status}), skipped {self.skipped} already in "
+            f"the store, in {self.seconds:.1f} s: {f['error']} errors, {f['warning']} "
+            f"warnings, {f['info']} notes"
+        )
+
     def add(self, o: Outcome) -> None:
         self.inputs += 1
         self.by_status[o.status] = self.by_status.get(o.status, 0) + 1
@@ -395,6 +415,8 @@ def audit_many(
     batch_size: int = 16,
     shard: Shard | None = None,
     store: str | None = None,
+    executor: str = "process",
+    scheduler: str | None = None,
     make_executor: Callable[[], Executor] | None = None,
     window: int | None = None,
     progress: bool | None = None,
@@ -404,8 +426,19 @@ def audit_many(
 
     With ``store``, inputs the store already holds are skipped (they are counted
     in ``summary.skipped``) and each batch is recorded as it finishes. Without
-    ``make_executor``, ``jobs > 1`` uses a local process pool.
+    ``make_executor``, ``jobs > 1`` uses a local process pool, and ``executor``
+    ``dask`` a Dask cluster at ``scheduler`` (an address, a scheduler file, or
+    ``local`` for a LocalCluster of ``jobs`` workers).
     """
+    if executor == "dask" and make_executor is None:
+        from analyzer.dask_exec import dask_executor
+
+        with dask_executor(scheduler or "local", jobs) as (make, threads):
+            yield from audit_many(
+                paths, opts, jobs=threads, batch_size=batch_size, shard=shard, store=store,
+                make_executor=make, window=window, progress=progress, summary=summary,
+            )  # fmt: skip
+        return
     summary = summary if summary is not None else RunSummary()
     started = time.monotonic()
     writer = Store(store) if store is not None else None

@@ -40,6 +40,7 @@ __all__ = [
     "merge",
     "query",
     "stats",
+    "stats_text",
 ]
 
 DB_NAME = "results.sqlite"
@@ -403,3 +404,26 @@ def stats(root: str | os.PathLike[str]) -> dict[str, JsonValue]:
         "audit_versions": int(g[7]),
         "failed": [{"input": n, "status": s, "error": e} for n, s, e in failed],
     }
+
+
+def stats_text(doc: dict[str, JsonValue]) -> str:
+    """``mjaudit stats`` as a few lines of text."""
+    f = doc["findings"]
+    inputs = doc["inputs"]
+    assert isinstance(f, dict) and isinstance(inputs, dict)
+    lines = [
+        "inputs: " + ", ".join(f"{n} {status}" for status, n in inputs.items()),
+        f"{doc['games']} games, {doc['rounds']} rounds, {doc['wins']} wins, "
+        f"{doc['draws']} draws: {f['error']} errors, {f['warning']} warnings, {f['info']} notes",
+    ]
+    codes = doc["codes"]
+    assert isinstance(codes, list)
+    for c in codes:
+        assert isinstance(c, dict)
+        lines.append(f"  {c['count']:>8}  {c['severity']:<7} {c['code']}")
+    failed = doc["failed"]
+    assert isinstance(failed, list)
+    for x in failed:
+        assert isinstance(x, dict)
+        lines.append(f"  {x['status']}: {x['input']}: {x['error']}")
+    return "\n".join(lines)

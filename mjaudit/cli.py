@@ -7,9 +7,11 @@ still processed and reported).
 
 from __future__ import annotations
 
+import json
+import sqlite3
 import sys
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -17,6 +19,7 @@ from mjaudit.errors import MjauditError
 
 if TYPE_CHECKING:
     from analyzer.audit import FileAudit
+    from analyzer.batch import RunSummary
 
 __all__ = ["main"]
 
@@ -34,17 +37,62 @@ def cli() -> None:
     """
 
 
-def _audit_files(paths: Iterable[str], rules: str, jobs: int) -> list[FileAudit]:
-    from analyzer.audit import audit_path
-    from parsers import iter_inputs
+def _audit_files(
+    paths: Iterable[str], rules: str, jobs: int, scale: dict[str, Any]
+) -> tuple[list[FileAudit], RunSummary]:
+    """Audit through analyzer.batch; with --store only the run's counts are kept."""
+    from analyzer.batch import BatchOptions, RunSummary, Shard, audit_many
+    from analyzer.dask_exec import DaskUnavailable
+    from parsers.containers import Selection
 
-    files = list(iter_inputs(paths))
-    if jobs <= 1 or len(files) < 2:
-        return [audit_path(p, rules) for p in files]
-    from concurrent.futures import ProcessPoolExecutor
+    try:
+        players = int(scale["players"]) if scale["players"] else None
+        select = Selection(players, scale["length"])
+        shard = Shard.parse(scale["shard"]) if scale["shard"] else None
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    opts = BatchOptions(rules=rules, selection=select, time_limit=scale["time_limit"])
+    summary = RunSummary()
+    keep = scale["store"] is None
+    results: list[FileAudit] = []
+    try:
+        for o in audit_many(
+            paths, opts, jobs=jobs, batch_size=scale["batch"], shard=shard, store=scale["store"],
+            executor=scale["executor"], scheduler=scale["scheduler"], progress=scale["progress"],
+            summary=summary,
+        ):  # fmt: skip
+            if o.audit is not None and (keep or o.audit.error is not None):
+                results.append(o.audit)
+    except DaskUnavailable as exc:
+        raise click.UsageError(str(exc)) from None
+    return results, summary
 
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(audit_path, files, [rules] * len(files), chunksize=8))
+
+def _scale_options(f: Callable[..., None]) -> Callable[..., None]:
+    """The options for many inputs: workers, batches, store, shard, cluster, selection."""
+    options = [
+        click.option("--batch", type=click.IntRange(min=1), default=16, show_default=True,
+                     help="Inputs per worker task."),
+        click.option("--time-limit", type=click.FloatRange(min=0.01), default=None,
+                     metavar="SECONDS", help="Give up on one log after this long."),
+        click.option("--store", type=click.Path(file_okay=False), default=None,
+                     help="Results store folder: record results, skip what it holds."),
+        click.option("--shard", default=None, metavar="K/N",
+                     help="Audit only shard K (from 0) of N, for job arrays."),
+        click.option("--executor", type=click.Choice(["process", "dask"]),
+                     default="process", show_default=True),
+        click.option("--scheduler", default=None, metavar="ADDRESS|FILE|local",
+                     help="Dask scheduler address or scheduler file (default: local)."),
+        click.option("--progress/--no-progress", default=None,
+                     help="Progress on stderr (default: when it is a terminal)."),
+        click.option("--players", type=click.Choice(["3", "4"]), default=None,
+                     help="Only 3- or 4-player games."),
+        click.option("--length", type=click.Choice(["hanchan", "tonpu"]), default=None,
+                     help="Only hanchan or only east-only games."),
+    ]  # fmt: skip
+    for option in reversed(options):
+        f = option(f)
+    return f
 
 
 @cli.command()
@@ -79,12 +127,22 @@ def _audit_files(paths: Iterable[str], rules: str, jobs: int) -> list[FileAudit]
     help="Worker processes.",
 )
 @click.option("--no-review", is_flag=True, help="Leave out review notes (play advice).")
+@_scale_options
 def audit(
-    paths: tuple[str, ...], rules: str, fmt: str, fail_on: str, jobs: int, no_review: bool
+    paths: tuple[str, ...],
+    rules: str,
+    fmt: str,
+    fail_on: str,
+    jobs: int,
+    no_review: bool,
+    **scale: Any,
 ) -> None:
-    """Replay and re-check every game in PATHS (files or folders, recursive; - for stdin).
+    """Replay and re-check every game in PATHS: files, folders (recursive), - for
+    stdin, .zip and .tar.gz archives, phoenix-logs and houou-logs databases.
 
     Example: mjaudit audit --format json games/
+
+    Example: mjaudit audit -j 4 --store results/ --players 4 db/2019.db
     """
     from mjaudit.rules import load_rules
     from reports.audit_output import render_json, render_junit, render_text
@@ -94,14 +152,20 @@ def audit(
             load_rules(rules)
         except MjauditError as exc:
             raise click.BadParameter(str(exc), param_hint="--rules") from None
-    results = _audit_files(paths, rules, jobs)
+    results, summary = _audit_files(paths, rules, jobs, scale)
     if no_review:
         results = [_without_review(r) for r in results]
-    render = {"text": render_text, "json": render_json, "junit": render_junit}[fmt]
-    click.echo(render(results))
     for r in results:
         if r.error is not None:
             click.echo(f"mjaudit: {r.error}", err=True)
+    if scale["store"] is not None:
+        click.echo(json.dumps(summary.to_json()) if fmt == "json" else summary.text())
+        failed = len(results)
+        worst = summary.findings["error"] if fail_on == "error" else sum(summary.findings.values())
+        bad = fail_on != "never" and worst > 0
+        sys.exit(EXIT_BAD_INPUT if failed else EXIT_FINDINGS if bad else EXIT_OK)
+    render = {"text": render_text, "json": render_json, "junit": render_junit}[fmt]
+    click.echo(render(results))
     sys.exit(_exit_code(results, fail_on))
 
 
@@ -186,7 +250,6 @@ def score(
     """
     from analyzer.scoring import NotAWin
     from analyzer.scoring import score as score_hand
-
     from mjaudit.hands import WinContext
     from mjaudit.melds import parse_meld
     from mjaudit.rules import load_rules
@@ -260,6 +323,76 @@ def replay(path: str, round_label: str | None, seat: int | None, rules: str) -> 
         click.echo(f"mjaudit: {exc.args[0]}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     click.echo(render_round(log, ruleset, round_no, seat))
+
+
+_STORE = click.option(
+    "--store", required=True, type=click.Path(file_okay=False), help="Results store folder."
+)
+
+
+@cli.command()
+@_STORE
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+def stats(store: str, fmt: str) -> None:
+    """What a results store holds: inputs, games, hands and findings by code.
+
+    Example: mjaudit stats --store results/
+    """
+    from analyzer.store import stats as store_stats
+    from analyzer.store import stats_text
+
+    try:
+        doc = store_stats(store)
+    except (OSError, sqlite3.Error) as exc:
+        click.echo(f"mjaudit: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    click.echo(json.dumps(doc, indent=1) if fmt == "json" else stats_text(doc))
+
+
+@cli.command()
+@_STORE
+@click.argument("sql")
+@click.option("--format", "fmt", type=click.Choice(["tsv", "csv", "json"]), default="tsv")
+def query(store: str, sql: str, fmt: str) -> None:
+    """Run read-only SQL over a store's tables: inputs, games, hands, findings.
+
+    Example: mjaudit query --store results/ "SELECT code, count(*) FROM findings GROUP BY 1"
+    """
+    import csv
+
+    from analyzer.store import query as store_query
+
+    try:
+        columns, rows = store_query(store, sql)
+        out = click.get_text_stream("stdout")
+        if fmt == "json":
+            for row in rows:
+                out.write(json.dumps(dict(zip(columns, row, strict=True))) + "\n")
+            return
+        writer = csv.writer(out, delimiter="\t" if fmt == "tsv" else ",", lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows(rows)
+    except (OSError, sqlite3.Error) as exc:
+        click.echo(f"mjaudit: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+
+
+@cli.command()
+@click.argument("shards", nargs=-1, required=True, type=click.Path(file_okay=False))
+@click.option("--into", required=True, type=click.Path(file_okay=False), help="Target store.")
+def merge(shards: tuple[str, ...], into: str) -> None:
+    """Join shard stores (from --shard K/N runs) into one store.
+
+    Example: mjaudit merge shard-0/ shard-1/ --into results/
+    """
+    from analyzer.store import merge as merge_stores
+
+    try:
+        done = merge_stores(into, shards)
+    except (OSError, sqlite3.Error) as exc:
+        click.echo(f"mjaudit: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    click.echo(f"merged {done['stores']} stores: {done['games_added']} games added")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
