@@ -242,7 +242,10 @@ class _Reader:
         if flag is None:  # only libriichi requires it; infer it as Tenhou's XML is
             tsumogiri = self.last_draw[seat] == tile
         elif isinstance(flag, bool):
-            tsumogiri = flag
+            # gimite's converter keeps the tile drawn the turn before as "the drawn
+            # tile" across a call, so it marks a discard of it after a chi or pon as
+            # tsumogiri. Without a draw since the call nothing is tsumogiri.
+            tsumogiri = flag and self.last_draw[seat] is not None
         else:
             raise MjaiFail(f"'tsumogiri' must be true or false, got {flag!r}")
         self.last_draw[seat] = None
@@ -341,7 +344,9 @@ class _Reader:
         ura_raw = next(
             (ev[k] for k in ("uradora_markers", "ura_markers", "uradora_marker") if k in ev), None
         )
-        ura = _tiles(ura_raw, "ura markers") if ura_raw is not None else None
+        # An empty list is how gimite and libriichi say "no ura shown" (the winner
+        # did not riichi); the mjlog says it by leaving doraHaiUra out: None.
+        ura = _tiles(ura_raw, "ura markers") if ura_raw else None
         yaku, yakuman = self.yakus(ev, seat, hand)
         fan = ev.get("fan")
         han = fan if type(fan) is int and yakuman is None and fan < YAKUMAN_FAN else None

@@ -87,7 +87,7 @@ def test_gimite_dialect_hora_claims_and_rebuilt_scores() -> None:
         (Yaku.HAKU, 1),
     )
     assert (c.fu, c.han, c.points, c.win_tile) == (40, 4, 12000, Tile("5z"))
-    assert c.deltas == (12000, -4000, -4000, -4000) and c.ura_indicators == ()
+    assert c.deltas == (12000, -4000, -4000, -4000) and c.ura_indicators is None
     assert c.hand is not None and len(c.hand) == 14
     end = log.events[-1]
     assert isinstance(end, GameEnd) and end.claims.final_scores == (37000, 21000, 21000, 21000)
