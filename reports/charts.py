@@ -1,0 +1,151 @@
+"""Charts drawn with matplotlib and inlined as SVG.
+
+Output is deterministic: a fixed ``svg.hashsalt``, no date or creator metadata,
+text kept as text (smaller and searchable), and every id prefixed with the chart's
+own name so that several charts on one page never share an id.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+import matplotlib
+from markupsafe import Markup, escape
+from matplotlib.backends.backend_svg import FigureCanvasSVG
+from matplotlib.figure import Figure
+
+__all__ = ["SEAT_COLOURS", "Marker", "line_chart"]
+
+SEAT_COLOURS = ("#d04a3c", "#2f6fc0", "#2d9a5b", "#9a5bc0")
+_STYLE: dict[str, Any] = {
+    "svg.hashsalt": "mjaudit",
+    "svg.fonttype": "none",
+    "font.family": "sans-serif",
+    "font.size": 9.0,
+    "axes.edgecolor": "#888888",
+    "axes.labelcolor": "#333333",
+    "xtick.color": "#444444",
+    "ytick.color": "#444444",
+}
+_ID = re.compile(r'(id="|url\(#|href="#)([A-Za-z_][\w.-]*)')
+_DEF = re.compile(r' id="([^"]*)"')
+_REF = re.compile(r'(?:url\(#|href="#)([A-Za-z_][\w.-]*)')
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """A point to mark on one line: ``kind`` is win, deal-in or riichi."""
+
+    series: int
+    x: float
+    y: float
+    kind: str
+    label: str
+
+
+_MARKERS = {
+    "win": ("^", 8.0, "win"),
+    "deal-in": ("v", 8.0, "deal-in"),
+    "riichi": ("D", 4.5, "riichi"),
+}
+
+
+def _svg(fig: Figure, name: str) -> Markup:
+    buf = io.StringIO()
+    FigureCanvasSVG(fig)
+    fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
+    text = buf.getvalue()
+    text = text[text.index("<svg") :]
+    text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, flags=re.S)
+    text = re.sub(r' xmlns(:\w+)?="[^"]*"', "", text)
+    text = text.replace("xlink:href=", "href=")
+    used = set(_REF.findall(text))
+    # Ids nobody refers to are dropped (smaller pages); the rest are namespaced.
+    text = _DEF.sub(
+        lambda m: m.group(0) if m.group(1) in used or m.group(1).startswith("mk") else "", text
+    )
+    text = _ID.sub(lambda m: f"{m.group(1)}{name}-{m.group(2)}", text)
+    # Scale with the page: drop the fixed size, keep the viewBox.
+    text = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r"<svg\1", text, count=1)
+    text = text.replace("<svg", f'<svg class="chart" role="img" aria-label="{name}"', 1)
+    return Markup(text.strip())
+
+
+def line_chart(
+    name: str,
+    labels: Sequence[str],
+    series: Sequence[tuple[str, Sequence[float]]],
+    markers: Sequence[Marker] = (),
+    ylabel: str = "",
+    colours: Sequence[str] = SEAT_COLOURS,
+    width: float = 8.0,
+    height: float = 3.2,
+    zero_line: bool = False,
+) -> Markup:
+    """One line per series over ``labels`` (the x ticks), with optional markers."""
+    # Text stays text in the SVG (the browser picks the font), so glyphs missing
+    # from matplotlib's own font only affect its layout estimate: not worth a warning.
+    with matplotlib.rc_context(rc=cast(Any, _STYLE)), warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        fig = Figure(figsize=(width, height))
+        ax = fig.add_subplot()
+        xs = list(range(len(labels)))
+        for k, (title, ys) in enumerate(series):
+            ax.plot(
+                xs[: len(ys)],
+                list(ys),
+                color=colours[k % len(colours)],
+                linewidth=1.8,
+                label=title,
+            )
+        for k, m in enumerate(markers):
+            shape, size, _ = _MARKERS[m.kind]
+            (artist,) = ax.plot(
+                [m.x],
+                [m.y],
+                marker=shape,
+                markersize=size,
+                linestyle="none",
+                color=colours[m.series % len(colours)],
+                markeredgecolor="#222222",
+                markeredgewidth=0.6,
+                label="_nolegend_",
+            )
+            artist.set_gid(f"mk{k}")
+        if zero_line:
+            ax.axhline(0, color="#999999", linewidth=0.8)
+        step = max(1, len(labels) // 16)
+        ax.set_xticks(xs[::step], [labels[i] for i in xs[::step]], rotation=0)
+        ax.set_xlim(-0.3, max(len(labels) - 0.7, 0.7))
+        if ylabel:
+            ax.set_ylabel(ylabel)
+        ax.grid(True, axis="y", color="#dddddd", linewidth=0.6)
+        ax.spines["top"].set_visible(False)
+        ax.spines["right"].set_visible(False)
+        handles: list[Any]
+        handles, names = ax.get_legend_handles_labels()
+        extra: list[Any] = [
+            ax.plot([], [], marker=_MARKERS[k][0], linestyle="none", color="#777777")[0]
+            for k in ("win", "deal-in", "riichi")
+            if markers and any(m.kind == k for m in markers)
+        ]
+        extra_names = [k for k in ("win", "deal-in", "riichi") if any(m.kind == k for m in markers)]
+        options: dict[str, Any] = {
+            "loc": "upper left",
+            "bbox_to_anchor": (1.0, 1.0),
+            "frameon": False,
+            "fontsize": 8.5,
+        }
+        ax.legend(list(handles) + extra, list(names) + extra_names, **options)
+        fig.tight_layout()
+        svg = _svg(fig, name)
+    text = str(svg)
+    for k, m in enumerate(markers):
+        gid = f'<g id="{name}-mk{k}">'
+        text = text.replace(gid, f"{gid}<title>{escape(m.label)}</title>", 1)
+    return Markup(text)

@@ -1,0 +1,663 @@
+"""View models of the game page: plain frozen dataclasses, built from :class:`GameFacts`.
+
+Templates only read these; every number is formatted and every tile group is
+drawn here. Strings are left unescaped (the template escapes them); only tile
+groups and charts are ``Markup``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from markupsafe import Markup
+
+from analyzer.audit_wins import tenhou_yaku
+from analyzer.hand import waits
+from analyzer.replay import counts34
+from analyzer.state import RoundReplay, WinRecord
+from mjaudit.events import Limit, WinClaims
+from mjaudit.findings import Finding, Severity
+from mjaudit.tiles import Tile, to_mpsz
+from mjaudit.yaku import BONUS_YAKU, Yaku
+from reports.charts import SEAT_COLOURS, Marker, line_chart
+from reports.tiles_svg import group_html
+from reports.views_board import (
+    BoardView,
+    board_view,
+    compact,
+    meld_tokens,
+    tile_group,
+    wind_of,
+)
+from reports.views_facts import GameFacts, ScoredWin
+
+__all__ = [
+    "Badge",
+    "CompareRow",
+    "DrawView",
+    "FindingRow",
+    "GameView",
+    "PlayerLine",
+    "RoundRow",
+    "RoundView",
+    "WinView",
+    "build_game_view",
+    "script_json",
+]
+
+SCORE_CODES = frozenset(
+    {
+        "yaku-mismatch",
+        "han-mismatch",
+        "fu-mismatch",
+        "points-mismatch",
+        "limit-mismatch",
+        "payment-mismatch",
+        "pao-mismatch",
+        "no-yaku-win",
+        "not-a-winning-hand",
+    }
+)
+FURITEN_CODES = frozenset(
+    {
+        "ron-while-furiten",
+        "riichi-while-furiten",
+        "discard-into-furiten",
+        "missed-ron",
+        "missed-tsumo",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLine:
+    seat: int
+    wind: str
+    name: str
+    colour: str
+    final_score: str
+    place: int | None
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class Badge:
+    text: str
+    level: str  # ok | error | warning | info
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class FindingRow:
+    severity: str
+    code: str
+    message: str
+    where: str
+    href: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRow:
+    label: str
+    href: str
+    start_scores: tuple[str, ...]
+    results: tuple[str, ...]
+    deltas: tuple[str, ...]
+    ok: bool | None
+
+
+@dataclass(frozen=True, slots=True)
+class CompareRow:
+    item: str
+    recorded: str
+    recomputed: str
+    differs: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WinView:
+    heading: str
+    hand: Markup
+    win_tile: Markup
+    melds: tuple[Markup, ...]
+    value: str
+    yaku: tuple[tuple[str, str], ...]
+    fu_parts: tuple[tuple[str, str], ...]
+    fu_total: str
+    payments: tuple[tuple[str, str], ...]
+    compare: tuple[CompareRow, ...]
+    error: str | None
+    href: str
+
+
+@dataclass(frozen=True, slots=True)
+class DrawView:
+    heading: str
+    hands: tuple[tuple[str, Markup, Markup], ...]
+    payments: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundView:
+    no: int
+    label: str
+    anchor: str
+    title: str
+    dora: Markup
+    ura: Markup | None
+    wins: tuple[WinView, ...]
+    draw: DrawView | None
+    findings: tuple[FindingRow, ...]
+    board: BoardView | None
+    data: Markup
+    moves: tuple[str, ...]
+    complete: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    title: str
+    source: str
+    game_id: str
+    format: str
+    rules: str
+    players: tuple[PlayerLine, ...]
+    badges: tuple[Badge, ...]
+    findings: tuple[FindingRow, ...]
+    chart: Markup
+    seat_names: tuple[str, ...]
+    rounds_table: tuple[RoundRow, ...]
+    rounds: tuple[RoundView, ...]
+    furiten_known: bool
+    index_href: str | None
+
+
+def script_json(value: object) -> Markup:
+    """JSON safe inside ``<script type="application/json">``: ``<``, ``>`` and ``&``
+    are written as escapes, so no text in it (a player name) can close the tag."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return Markup(text)
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}" if n else "0"
+
+
+def _result_text(value: float) -> str:
+    return f"{value:+.1f}"
+
+
+def _yaku_text(yaku: Yaku, han: int) -> str:
+    return f"{yaku.label} {han}" if yaku in BONUS_YAKU else yaku.label
+
+
+def _claimed_yaku(claims: WinClaims) -> list[str] | None:
+    if claims.yakuman:
+        return [y.label for y in claims.yakuman]
+    if claims.yaku is None:
+        return None
+    return [_yaku_text(y, h) for y, h in claims.yaku if not (y in BONUS_YAKU and h == 0)]
+
+
+def _event_steps(facts: GameFacts) -> dict[int, tuple[int, int]]:
+    where: dict[int, tuple[int, int]] = {}
+    for r, frames in enumerate(facts.frames):
+        for k, f in enumerate(frames):
+            where[int(str(f["i"]))] = (r, k)
+    return where
+
+
+def _finding_rows(
+    findings: Sequence[Finding], facts: GameFacts, steps: dict[int, tuple[int, int]]
+) -> tuple[FindingRow, ...]:
+    rounds = facts.game.rounds
+    out = []
+    for f in findings:
+        href, where = "#summary", "game"
+        if f.event is not None and f.event in steps:
+            r, k = steps[f.event]
+            href, where = f"#r{r}s{k}", f"{rounds[r].label} step {k}"
+        elif f.event is not None:
+            found = _round_of(rounds, f.event)
+            if found is not None:
+                href, where = f"#r{found}", rounds[found].label
+        elif f.round is not None:
+            found = next((k for k, rnd in enumerate(rounds) if rnd.label == f.round), None)
+            if found is not None:
+                href, where = f"#r{found}", f.round
+        out.append(FindingRow(f.severity.value, f.code, f.message, where, href))
+    return tuple(out)
+
+
+def _round_of(rounds: Sequence[RoundReplay], event: int) -> int | None:
+    for k, rnd in enumerate(rounds):
+        if rnd.first_event <= event <= (rnd.last_event if rnd.last_event >= 0 else event):
+            return k
+    return None
+
+
+def _badges(facts: GameFacts) -> tuple[Badge, ...]:
+    errors = [f for f in facts.findings if f.severity is Severity.ERROR]
+    wins = sum(len(w) for w in facts.wins)
+    score_errors = sum(1 for f in errors if f.code in SCORE_CODES)
+    out = [
+        Badge(
+            f"{score_errors} mismatch{'es' if score_errors != 1 else ''} in {wins} "
+            f"win{'s' if wins != 1 else ''}",
+            "error" if score_errors else "ok",
+            "Wins re-scored: yaku, han, fu, points, limit and every seat's payment",
+        )
+    ]
+    if facts.furiten_known:
+        furiten = sum(1 for f in errors if f.code in FURITEN_CODES)
+        notes = sum(
+            1 for f in facts.findings if f.code in FURITEN_CODES and f.severity is Severity.INFO
+        )
+        out.append(
+            Badge(
+                f"{furiten} furiten error{'s' if furiten != 1 else ''}",
+                "error" if furiten else "ok",
+                "Wins that furiten forbade (ron-while-furiten)",
+            )
+        )
+        if notes:
+            out.append(
+                Badge(
+                    f"{notes} furiten note{'s' if notes != 1 else ''}",
+                    "info",
+                    "Missed wins, riichi while furiten, discards into furiten",
+                )
+            )
+    else:
+        out.append(Badge("furiten not checked", "warning", "analyzer.furiten is not installed"))
+    other = len(errors) - score_errors - sum(1 for f in errors if f.code in FURITEN_CODES)
+    if other:
+        out.append(
+            Badge(
+                f"{other} other error{'s' if other != 1 else ''}",
+                "error",
+                "Dora, score chain, final scores, calls, riichi or a log that cannot be replayed",
+            )
+        )
+    warnings = sum(1 for f in facts.findings if f.severity is Severity.WARNING)
+    if warnings:
+        out.append(
+            Badge(
+                f"{warnings} warning{'s' if warnings != 1 else ''}",
+                "warning",
+                "Rules read from the log or assumed",
+            )
+        )
+    return tuple(out)
+
+
+def _players(facts: GameFacts) -> tuple[PlayerLine, ...]:
+    places = facts.placements()
+    first = facts.log.start.first_dealer
+    out = []
+    for s in range(facts.players):
+        out.append(
+            PlayerLine(
+                seat=s,
+                wind=wind_of(s, first, facts.players),
+                name=facts.names[s],
+                colour=SEAT_COLOURS[s],
+                final_score=str(facts.final_scores[s]) if facts.final_scores is not None else "?",
+                place=places[s] if places is not None else None,
+                result=_result_text(facts.results[s]) if facts.results is not None else "",
+            )
+        )
+    return tuple(out)
+
+
+def _who(seat: int, dealer: int, facts: GameFacts) -> str:
+    return f"{wind_of(seat, dealer, facts.players)} {facts.names[seat]}"
+
+
+def _win_line(w: ScoredWin, dealer: int, facts: GameFacts) -> str:
+    rec = w.record
+    claims = rec.event.claims
+    players = facts.players
+    points = claims.points if claims.points is not None else (w.result.total if w.result else 0)
+    yaku = _claimed_yaku(claims)
+    if yaku is None and w.result is not None:
+        yaku = [str(y.yaku.label) for y in w.result.yaku]
+    han = claims.han if claims.han is not None else (w.result.han if w.result else None)
+    fu = claims.fu if claims.fu is not None else (w.result.fu if w.result else None)
+    winner = wind_of(rec.seat, dealer, players)
+    if rec.tsumo:
+        head = f"Tsumo: {winner}"
+    else:
+        head = f"Ron: {winner} ← {wind_of(rec.from_seat, dealer, players)}"
+    value = f" {fu} fu {han} han" if han and fu and not claims.yakuman else ""
+    return f"{head} {points} ({', '.join(yaku or [])}){value}"
+
+
+def _deltas_of(rnd: RoundReplay, wins: Sequence[ScoredWin], players: int) -> list[int] | None:
+    total = [0] * 4
+    known = False
+    for w in wins:
+        d = w.record.event.claims.deltas or w.deltas
+        if d is not None:
+            known = True
+            for s in range(4):
+                total[s] += d[s]
+    if rnd.draw is not None:
+        d = rnd.draw.event.claims.deltas
+        if d is not None:
+            known = True
+            for s in range(4):
+                total[s] += d[s]
+    return total[:players] if known else None
+
+
+def _round_rows(facts: GameFacts, errors_by_round: Counter[int]) -> tuple[RoundRow, ...]:
+    out = []
+    players = facts.players
+    for k, rnd in enumerate(facts.game.rounds):
+        dealer = rnd.start.dealer
+        results = [_win_line(w, dealer, facts) for w in facts.wins[k]]
+        if rnd.draw is not None:
+            results.append(_draw_heading(rnd, facts))
+        if not rnd.complete:
+            results.append("replay stopped: the log contradicts itself")
+        deltas = _deltas_of(rnd, facts.wins[k], players)
+        out.append(
+            RoundRow(
+                label=rnd.label,
+                href=f"#r{k}",
+                start_scores=tuple(str(x) for x in rnd.start.scores[:players]),
+                results=tuple(results),
+                deltas=tuple(_signed(d) for d in deltas) if deltas else ("",) * players,
+                ok=errors_by_round[k] == 0,
+            )
+        )
+    return tuple(out)
+
+
+def _draw_heading(rnd: RoundReplay, facts: GameFacts) -> str:
+    assert rnd.draw is not None
+    ev = rnd.draw.event
+    reason = ev.reason
+    dealer = rnd.start.dealer
+    if reason.abortive:
+        return f"Abortive draw ({reason.value})"
+    tenpai = ev.claims.tenpai
+    if reason.value == "nagashi-mangan":
+        return "Draw: nagashi mangan"
+    if tenpai is None:
+        return "Draw"
+    names = ", ".join(wind_of(s, dealer, facts.players) for s in tenpai) or "nobody"
+    return f"Draw: tenpai {names}"
+
+
+def _hand_groups(rec: WinRecord) -> tuple[Markup, Markup, tuple[Markup, ...]]:
+    rest = list(rec.concealed)
+    rest.remove(rec.win_tile)
+    rest.sort(key=lambda t: (t.kind, not t.red))
+    melds = tuple(_meld_group(meld_tokens(m, rec.seat)) for m in rec.melds)
+    return group_html(rest), group_html([rec.win_tile]), melds
+
+
+def _meld_group(tokens: str) -> Markup:
+    return tile_group(tokens, "meld")
+
+
+def _compare(w: ScoredWin, players: int) -> tuple[CompareRow, ...]:
+    claims = w.record.event.claims
+    result = w.result
+    rows: list[CompareRow] = []
+
+    def row(item: str, recorded: object, recomputed: object) -> None:
+        rec_text = "—" if recorded is None else str(recorded)
+        new_text = "—" if recomputed is None else str(recomputed)
+        rows.append(
+            CompareRow(item, rec_text, new_text, recorded is not None and rec_text != new_text)
+        )
+
+    if result is None:
+        row("points", claims.points, None)
+        return tuple(rows)
+    ctx = w.record.context
+    if result.yakuman:
+        want_list = sorted(y.yaku.label for y in result.yaku if y.yakuman)
+        have = sorted(y.label for y in claims.yakuman) if claims.yakuman is not None else None
+    else:
+        want = tenhou_yaku(result, ctx.riichi or ctx.double_riichi)
+        want_list = sorted(_yaku_text(y, h) for (y, h) in want.elements())
+        have = sorted(_yaku_text(y, h) for y, h in claims.yaku) if claims.yaku is not None else None
+    row("yaku", ", ".join(have) if have is not None else None, ", ".join(want_list))
+    if not result.yakuman:
+        row("han", claims.han, result.han)
+        row("fu", claims.fu, result.fu)
+    row("points", claims.points, result.total)
+    limit = result.limit
+    row(
+        "limit",
+        _limit(claims.limit) if claims.limit is not None else None,
+        _limit(limit),
+    )
+    if w.deltas is not None:
+        for s in range(players):
+            row(
+                f"seat {s}",
+                _signed(claims.deltas[s]) if claims.deltas is not None else None,
+                _signed(w.deltas[s]),
+            )
+    return tuple(rows)
+
+
+def _limit(limit: Limit) -> str:
+    return "—" if limit is Limit.NONE else limit.name.lower()
+
+
+def _win_view(
+    w: ScoredWin, rnd: RoundReplay, r: int, facts: GameFacts, steps: dict[int, tuple[int, int]]
+) -> WinView:
+    rec = w.record
+    dealer = rnd.start.dealer
+    how = "tsumo" if rec.tsumo else f"ron from {_who(rec.from_seat, dealer, facts)}"
+    hand, win_tile, melds = _hand_groups(rec)
+    result = w.result
+    players = facts.players
+    step = steps.get(rec.event_index)
+    href = f"#r{r}s{step[1]}" if step else f"#r{r}"
+    if result is None:
+        return WinView(
+            heading=f"{_who(rec.seat, dealer, facts)} wins by {how}",
+            hand=hand,
+            win_tile=win_tile,
+            melds=melds,
+            value="",
+            yaku=(),
+            fu_parts=(),
+            fu_total="",
+            payments=(),
+            compare=_compare(w, players),
+            error=w.error,
+            href=href,
+        )
+    if result.yakuman:
+        value = f"yakuman ×{result.yakuman} = {result.total}"
+    else:
+        value = f"{result.fu} fu {result.han} han = {result.total}"
+        if result.limit is not Limit.NONE:
+            value += f" ({result.limit.name.lower()})"
+    yaku = [(y.yaku.label, "yakuman" if y.yakuman else str(y.han)) for y in result.yaku]
+    for label, n in (("dora", result.dora), ("aka dora", result.aka), ("ura dora", result.ura)):
+        if n:
+            yaku.append((label, str(n)))
+    if result.kita:
+        yaku.append(("kita", str(result.kita)))
+    raw = sum(p.fu for p in result.fu_parts)
+    deltas = w.deltas or (0,) * 4
+    return WinView(
+        heading=f"{_who(rec.seat, dealer, facts)} wins by {how}",
+        hand=hand,
+        win_tile=win_tile,
+        melds=melds,
+        value=value,
+        yaku=tuple(yaku),
+        fu_parts=tuple((p.reason, str(p.fu)) for p in result.fu_parts),
+        fu_total=f"{raw} → {result.fu}" if raw != result.fu else str(result.fu),
+        payments=tuple((_who(s, dealer, facts), _signed(deltas[s])) for s in range(players)),
+        compare=_compare(w, players),
+        error=None,
+        href=href,
+    )
+
+
+def _draw_view(rnd: RoundReplay, facts: GameFacts) -> DrawView:
+    assert rnd.draw is not None
+    rec = rnd.draw
+    dealer = rnd.start.dealer
+    tenpai = rec.event.claims.tenpai or ()
+
+    hands = []
+    for s in tenpai:
+        concealed = sorted(rec.concealed[s], key=lambda t: (t.kind, not t.red))
+        w = waits(counts34(concealed)) if len(concealed) % 3 == 1 else frozenset()
+        hand = group_html(concealed)
+        if rec.melds[s]:
+            hand = Markup(
+                hand + Markup(" ").join(_meld_group(meld_tokens(m, s)) for m in rec.melds[s])
+            )
+        hands.append((_who(s, dealer, facts), hand, group_html([Tile(k) for k in sorted(w)])))
+    deltas = rec.event.claims.deltas
+    payments = (
+        tuple((_who(s, dealer, facts), _signed(deltas[s])) for s in range(facts.players))
+        if deltas is not None
+        else ()
+    )
+    return DrawView(_draw_heading(rnd, facts), tuple(hands), payments)
+
+
+def _ura(rnd: RoundReplay) -> Markup | None:
+    for rec in rnd.wins:
+        ura = rec.event.claims.ura_indicators
+        if ura:
+            return group_html(ura, to_mpsz(ura, sort=False))
+    return None
+
+
+def build_game_view(facts: GameFacts, index_href: str | None = None) -> GameView:
+    steps = _event_steps(facts)
+    log = facts.log
+    players = facts.players
+    findings = _finding_rows(facts.findings, facts, steps)
+    errors_by_round: Counter[int] = Counter()
+    for f in facts.findings:
+        if f.severity is Severity.ERROR and f.event is not None:
+            r = _round_of(facts.game.rounds, f.event)
+            if r is not None:
+                errors_by_round[r] += 1
+    rounds = []
+    for k, rnd in enumerate(facts.game.rounds):
+        frames = facts.frames[k] if k < len(facts.frames) else ()
+        board = (
+            board_view(frames[-1], len(frames) - 1, len(frames), facts.names, rnd.start.dealer)
+            if frames
+            else None
+        )
+        own = tuple(
+            row
+            for f, row in zip(facts.findings, findings, strict=True)
+            if f.event is not None and _round_of(facts.game.rounds, f.event) == k
+        )
+        dora = [t for t in rnd.dora_indicators if t is not None]
+        rounds.append(
+            RoundView(
+                no=k,
+                label=rnd.label,
+                anchor=f"r{k}",
+                title=_round_title(rnd),
+                dora=group_html(dora, to_mpsz(dora, sort=False)),
+                ura=_ura(rnd),
+                wins=tuple(_win_view(w, rnd, k, facts, steps) for w in facts.wins[k]),
+                draw=_draw_view(rnd, facts) if rnd.draw is not None else None,
+                findings=own,
+                board=board,
+                data=script_json(
+                    {
+                        "dealer": rnd.start.dealer,
+                        "frames": compact(frames),
+                        "label": rnd.label,
+                    }
+                ),
+                moves=tuple(str(f["c"]) for f in frames),
+                complete=rnd.complete,
+            )
+        )
+    return GameView(
+        title=f"{Path(log.path).name}: " + ", ".join(facts.names[:players]),
+        source=Path(log.path).name,
+        game_id=log.start.game_id,
+        format=log.format,
+        rules=facts.rules.name,
+        players=_players(facts),
+        badges=_badges(facts),
+        findings=findings,
+        chart=_score_chart(facts),
+        seat_names=tuple(_who(s, log.start.first_dealer, facts) for s in range(players)),
+        rounds_table=_round_rows(facts, errors_by_round),
+        rounds=tuple(rounds),
+        furiten_known=facts.furiten_known,
+        index_href=index_href,
+    )
+
+
+def _round_title(rnd: RoundReplay) -> str:
+    start = rnd.start
+    wind = ("East", "South", "West", "North")[(start.round_index // 4) % 4]
+    return (
+        f"{wind} {start.round_index % 4 + 1}, {start.honba} honba, "
+        f"{start.riichi_sticks} riichi stick{'s' if start.riichi_sticks != 1 else ''}"
+    )
+
+
+def _score_chart(facts: GameFacts) -> Markup:
+    players = facts.players
+    rounds = facts.game.rounds
+    labels = [rnd.label for rnd in rounds] + ["end"]
+    series: list[list[float]] = [[] for _ in range(players)]
+    for rnd in rounds:
+        for s in range(players):
+            series[s].append(rnd.start.scores[s])
+    if facts.final_scores is not None:
+        for s in range(players):
+            series[s].append(facts.final_scores[s])
+    markers: list[Marker] = []
+    for k, rnd in enumerate(rounds):
+        x = k + 1
+        if x >= len(series[0]):
+            continue
+        for w in facts.wins[k]:
+            rec = w.record
+            pts = rec.event.claims.points
+            what = f"{rnd.label}: {facts.names[rec.seat]} wins {pts if pts is not None else ''}"
+            markers.append(Marker(rec.seat, x, series[rec.seat][x], "win", what.strip()))
+            if not rec.tsumo:
+                markers.append(
+                    Marker(
+                        rec.from_seat,
+                        x,
+                        series[rec.from_seat][x],
+                        "deal-in",
+                        f"{rnd.label}: {facts.names[rec.from_seat]} deals in",
+                    )
+                )
+        for s in sorted(set(rnd.riichi_seats)):
+            y = (series[s][k] + series[s][x]) / 2
+            markers.append(Marker(s, k + 0.5, y, "riichi", f"{rnd.label}: {facts.names[s]} riichi"))
+    return line_chart(
+        "score-chart",
+        labels[: len(series[0])] if series[0] else labels,
+        [(facts.names[s], series[s]) for s in range(players)],
+        markers,
+        ylabel="points",
+    )
