@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from analyzer.audit_wall import RoundWall
-from analyzer.wall import Wall
+from analyzer.audit_wall import RoundWall, round_walls
+from analyzer.replay import replay
+from analyzer.wall import Wall, WallSeedError
+from mjaudit.events import GameLog
+from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile
 
-__all__ = ["render_wall"]
+__all__ = ["render_round_wall", "render_wall"]
 
 WINDS = "ESWN"
 _ROW = 10
@@ -92,3 +95,21 @@ def render_wall(
         live = " (live at the end)" if position >= 14 else ""
         lines.append(f"  yama[{position:>2}] {_tile(wall.yama[position], aka):>2}  {what}{live}")
     return "\n".join(lines)
+
+
+def render_round_wall(log: GameLog, rules: Ruleset, round_no: int) -> str:
+    """The wall of hand ``round_no`` (0-based, log order) traced through the log.
+
+    A log without a Tenhou seed gets one line saying so, never an error.
+    """
+    game = replay(log, rules)
+    try:
+        walls = round_walls(log, game)
+    except WallSeedError as exc:
+        return f"no wall for {log.path}: the seed cannot be read: {exc}"
+    if not walls:
+        return f"no wall for {log.path}: the log carries no Tenhou seed"
+    rw = walls[round_no]
+    names = [p.name for p in log.start.players]
+    aka = log.start.rules_hint.aka is not False
+    return render_wall(rw.wall, aka=aka, label=rw.label, names=names, trace=rw)

@@ -6,7 +6,7 @@ from analyzer.audit import resolve_rules
 from analyzer.audit_wall import round_walls
 from analyzer.replay import replay
 from parsers.tenhou_xml import parse_tenhou_xml
-from reports.wall_text import render_wall
+from reports.wall_text import render_round_wall, render_wall
 from tests.conftest import corpus_file
 
 
@@ -36,3 +36,20 @@ def test_sanma_wall_has_eight_rinshan_slots() -> None:
     assert "  yama[ 6] 9m  rinshan 8" in text
     assert "  yama[ 9] 1s  dora indicator 1 (INIT) (turned)" in text
     assert "the log drew 25 live, 2 rinshan; next live draw would be 8p (yama[43])" in text
+
+
+def test_render_round_wall_for_the_cli() -> None:
+    name = "2010030412gm-00e1-0000-4a275c59.xml"
+    log = parse_tenhou_xml(corpus_file(name).read_bytes(), name)
+    text = render_round_wall(log, resolve_rules(log, "auto"), 1)
+    assert text.startswith("E2-0 wall: mt19937ar-sha512-n288-base64")
+    assert "the log drew 40 live, 0 rinshan; next live draw would be 2p (yama[43])" in text
+
+
+def test_a_log_without_a_seed_says_so() -> None:
+    text = corpus_file("2010030412gm-00e1-0000-4a275c59.xml").read_text(encoding="utf-8")
+    start = text.index("<SHUFFLE")
+    data = (text[:start] + text[text.index("/>", start) + 2 :]).encode()
+    log = parse_tenhou_xml(data, "unseeded.xml")
+    text = render_round_wall(log, resolve_rules(log, "auto"), 0)
+    assert text == "no wall for unseeded.xml: the log carries no Tenhou seed"
