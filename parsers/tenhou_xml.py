@@ -552,13 +552,16 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
     last_draw = reader.last_draw
     table = reader.table
     in_round = False
+    new_pos = tuple.__new__
     for el in root:
         tag = el.tag
         if not isinstance(tag, str):  # entity references and the like
             where = f"line {el.sourceline}"
             raise LogFormatError(path, where, "unexpected non-element node (entity reference?)")
         index += 1
-        pos = SourcePos(path, index, tag)
+        # A position per event; built as a plain tuple, which is several times
+        # cheaper than the named tuple's own constructor on this hot path.
+        pos = new_pos(SourcePos, (path, index, tag, "element"))
         spec = _TILE_LETTERS.get(tag[0])
         if spec is not None and in_round and tag[1:].isdigit():
             # The hot path: one draw or discard, decoded inline.
