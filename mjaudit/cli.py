@@ -395,6 +395,26 @@ def merge(shards: tuple[str, ...], into: str) -> None:
     click.echo(f"merged {done['stores']} stores: {done['games_added']} games added")
 
 
+@cli.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-o", "--output", "out", required=True, help="HTML file (one game) or folder.")
+@click.option("--player", default=None, help="Only this player on the player page.")
+@click.option("--rules", "rules", default="auto", show_default=True)
+def report(paths: tuple[str, ...], out: str, player: str | None, rules: str) -> None:
+    """Write self-contained HTML: one game file gives one page at OUT; several files
+    or a folder make OUT a folder with index.html, a page per game and players.html.
+
+    Example: mjaudit report games/ -o site/ --player Aoi
+    """
+    from reports.html import write_report
+
+    result = write_report(paths, out, player=player, rules=rules)
+    for error in result.errors:
+        click.echo(f"mjaudit: {error}", err=True)
+    click.echo(f"wrote {len(result.pages)} page(s) for {result.games} game(s) to {out}")
+    sys.exit(EXIT_BAD_INPUT if result.errors else EXIT_OK)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code (for tests and ``python -m mjaudit``)."""
     try:
