@@ -1,0 +1,173 @@
+"""The results store: re-runs skip what is done; stats, query and merge."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from analyzer import store as store_mod
+from analyzer.batch import RunSummary, Shard, audit_many
+from analyzer.store import Store, query, stats
+from mjaudit.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO.parent / "shared" / "corpus" / "tenhou-xml"
+SAMPLES = REPO / "sample_logs"
+
+
+@pytest.fixture
+def logs(tmp_path: Path) -> Path:
+    """A dozen corpus logs (or the sample logs where the corpus is absent)."""
+    d = tmp_path / "logs"
+    d.mkdir()
+    found = sorted(CORPUS.glob("*.xml"))[:12] if CORPUS.is_dir() else []
+    for p in found or sorted(SAMPLES.glob("*.xml")):
+        shutil.copy(p, d / p.name)
+    return d
+
+
+def run(paths: list[str], store: Path, **kw: object) -> RunSummary:
+    summary = RunSummary()
+    outcomes = audit_many(paths, store=str(store), summary=summary, progress=False, **kw)  # type: ignore[arg-type]
+    for _ in outcomes:
+        pass
+    return summary
+
+
+def test_a_rerun_audits_nothing(logs: Path, tmp_path: Path) -> None:
+    st = tmp_path / "store"
+    first = run([str(logs)], st, jobs=2, batch_size=2)
+    n = len(os.listdir(logs))
+    assert first.inputs == n and first.skipped == 0
+    again = run([str(logs)], st, jobs=2)
+    assert again.inputs == 0 and again.skipped == n
+    assert stats(st)["games"] == n
+
+
+def test_a_changed_file_is_audited_again_and_a_moved_one_is_known(
+    logs: Path, tmp_path: Path
+) -> None:
+    st = tmp_path / "store"
+    run([str(logs)], st)
+    first = sorted(logs.iterdir())[0]
+    os.utime(first, ns=(10**18, 10**18))  # touched: the cheap key changes, the content not
+    shutil.copy(first, logs / "copy-of-first.xml")
+    again = run([str(logs)], st)
+    assert again.by_status == {"known": 2}
+    data = first.read_bytes().replace(b"</mjloggm>", b"<!-- edited --></mjloggm>")
+    first.write_bytes(data)
+    third = run([str(logs)], st)
+    assert third.by_status == {"ok": 1}
+    assert stats(st)["games"] == len(os.listdir(logs))  # the copy is the same game
+
+
+def test_tables_hold_games_hands_and_findings(logs: Path, tmp_path: Path) -> None:
+    st = tmp_path / "store"
+    run([str(logs)], st)
+    _, rows = query(st, "SELECT count(*), sum(rounds), sum(wins) FROM games")
+    (games, rounds, wins) = next(rows)
+    assert games == len(os.listdir(logs))
+    _, rows = query(st, "SELECT count(DISTINCT game || '/' || hand), sum(won) FROM hands")
+    hands, won = next(rows)
+    assert hands == rounds
+    assert int(str(won)) >= int(str(wins))  # a double ron has two winners
+    # the deltas of every hand add up to nothing but the riichi sticks that moved
+    _, rows = query(
+        st, "SELECT count(*) FROM (SELECT sum(delta) s FROM hands GROUP BY game, hand) "
+        "WHERE s % 1000 != 0",
+    )  # fmt: skip
+    assert next(rows) == (0,)
+
+
+def test_the_store_is_readable_while_a_writer_holds_a_transaction(
+    logs: Path, tmp_path: Path
+) -> None:
+    st = tmp_path / "store"
+    run([str(logs)], st)
+    writer = sqlite3.connect(st / store_mod.DB_NAME, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("DELETE FROM games")
+    try:
+        assert stats(st)["games"] == len(os.listdir(logs))  # sees the last commit
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+
+
+def test_shards_merge_into_the_whole(logs: Path, tmp_path: Path) -> None:
+    whole = tmp_path / "whole"
+    run([str(logs)], whole)
+    shards = [tmp_path / f"shard-{k}" for k in range(3)]
+    for k, d in enumerate(shards):
+        run([str(logs)], d, shard=Shard(k, 3))
+    merged = tmp_path / "merged"
+    assert main(["merge", *map(str, shards), "--into", str(merged)]) == 0
+    assert stats(merged) == stats(whole)
+    # merging again adds nothing
+    assert main(["merge", str(shards[0]), "--into", str(merged)]) == 0
+    assert stats(merged) == stats(whole)
+
+
+def test_cli_store_stats_and_query(
+    logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    st = str(tmp_path / "store")
+    assert main(["audit", "--store", st, "--format", "json", str(logs)]) == 0
+    run_doc = json.loads(capsys.readouterr().out)
+    assert run_doc["status"] == {"ok": len(os.listdir(logs))}
+    assert main(["audit", "--store", st, str(logs)]) == 0
+    assert f"skipped {len(os.listdir(logs))}" in capsys.readouterr().out
+    assert main(["stats", "--store", st, "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["games"] == len(os.listdir(logs))
+    assert main(["stats", "--store", st]) == 0
+    assert "games" in capsys.readouterr().out
+    assert (
+        main(["query", "--store", st, "SELECT count(*) AS n FROM inputs", "--format", "csv"]) == 0
+    )
+    assert capsys.readouterr().out == f"n\n{len(os.listdir(logs))}\n"
+    assert main(["query", "--store", st, "DELETE FROM games"]) == 2  # read-only
+    assert "readonly" in capsys.readouterr().err
+    assert main(["stats", "--store", str(tmp_path / "nothing")]) == 2
+
+
+def test_failed_inputs_are_recorded_and_listed(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    shutil.copy(SAMPLES / "clean_game.xml", logs / "a.xml")
+    (logs / "b.xml").write_bytes(b"<mjloggm><nonsense")
+    st = tmp_path / "store"
+    assert run([str(logs)], st).by_status == {"ok": 1, "error": 1}
+    failed = stats(st)["failed"]
+    assert isinstance(failed, list) and len(failed) == 1
+
+
+def test_zip_members_are_skipped_on_a_rerun(tmp_path: Path) -> None:
+    z = tmp_path / "s.zip"
+    with zipfile.ZipFile(z, "w") as zf:
+        for p in sorted(SAMPLES.glob("*.xml")):
+            zf.write(p, p.name)
+    st = tmp_path / "store"
+    assert run([str(z)], st).inputs == 3
+    assert run([str(z)], st).skipped == 3
+
+
+def test_a_new_audit_version_reaudits_and_replaces(
+    logs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    st = tmp_path / "store"
+    run([str(logs)], st)
+    monkeypatch.setattr(store_mod, "AUDIT_VERSION", "next")
+    again = run([str(logs)], st)  # one process: the patched version is the one used
+    assert again.by_status == {"ok": len(os.listdir(logs))}
+    _, rows = query(st, "SELECT DISTINCT audit_version FROM games")
+    assert list(rows) == [("next",)]
+    _, keys = query(st, "SELECT key FROM inputs")
+    with Store(st) as s:
+        assert all(s.seen(str(k)) for (k,) in keys)
