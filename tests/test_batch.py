@@ -132,3 +132,14 @@ def test_progress_bar_on_request(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr("sys.stderr", err)
     list(audit_many([str(tmp_path)], progress=True))
     assert "1 inputs" in err.getvalue()
+
+
+def test_the_core_does_not_import_dask() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, analyzer.batch, analyzer.dask_exec, mjaudit.cli;"
+        "assert 'distributed' not in sys.modules and 'dask' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
