@@ -1,0 +1,143 @@
+"""The HTML reports: golden files, determinism, escaping, self-containment.
+
+Golden files live in tests/golden/. After an intended change, rewrite them with
+``MJAUDIT_UPDATE_GOLDEN=1 python -m pytest tests/test_report_html.py`` and review
+the diff like code.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from analyzer.audit import resolve_rules
+from mjaudit.cli import main
+from mjaudit.events import PlayerInfo
+from mjaudit.melds import parse_meld
+from parsers import load
+from reports.html import render_game, render_game_file, write_report
+from reports.tiles_svg import FACE_IDS, sprite
+from reports.views import build_game_view, script_json
+from reports.views_board import meld_tokens
+from reports.views_facts import collect_game
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_logs"
+GOLDEN = ROOT / "tests" / "golden"
+UPDATE = os.environ.get("MJAUDIT_UPDATE_GOLDEN") == "1"
+EVIL = "<script>alert(1)</script>"
+EXTERNAL = re.compile(r"(?:https?:)?//[A-Za-z0-9.-]+\.[A-Za-z]{2,}|url\(\s*['\"]?(?!#)")
+
+
+def _check_golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if UPDATE:
+        GOLDEN.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"no golden file {path}: run with MJAUDIT_UPDATE_GOLDEN=1"
+    expected = path.read_text(encoding="utf-8")
+    assert text == expected, (
+        f"{name} differs from its golden file; if the change is intended, run "
+        "MJAUDIT_UPDATE_GOLDEN=1 python -m pytest tests/test_report_html.py and review the diff"
+    )
+
+
+def test_game_report_matches_golden() -> None:
+    _check_golden("clean_game.html", render_game_file(str(SAMPLES / "clean_game.xml")))
+
+
+def test_multi_game_report_matches_golden(tmp_path: Path) -> None:
+    result = write_report([str(SAMPLES)], tmp_path / "out")
+    assert result.errors == ()
+    assert result.games == 3
+    names = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert names == [
+        "broken_dora.xml.html",
+        "clean_game.xml.html",
+        "index.html",
+        "kans.xml.html",
+        "players.html",
+    ]
+    _check_golden("players.html", (tmp_path / "out" / "players.html").read_text("utf-8"))
+    _check_golden("index.html", (tmp_path / "out" / "index.html").read_text("utf-8"))
+
+
+def test_player_report_for_one_player(tmp_path: Path) -> None:
+    write_report([str(SAMPLES)], tmp_path / "out", player="Ben")
+    page = (tmp_path / "out" / "players.html").read_text("utf-8")
+    assert "<h2>Ben</h2>" in page
+    assert "<h2>Aoi</h2>" not in page
+
+
+@pytest.mark.parametrize("name", ["clean_game.xml", "kans.xml", "broken_dora.xml"])
+def test_same_input_gives_byte_identical_html(name: str) -> None:
+    first = render_game_file(str(SAMPLES / name))
+    assert render_game_file(str(SAMPLES / name)) == first
+
+
+@pytest.mark.parametrize("name", ["clean_game.xml", "kans.xml", "broken_dora.xml"])
+def test_pages_are_self_contained(name: str) -> None:
+    html = render_game_file(str(SAMPLES / name))
+    assert EXTERNAL.search(html) is None
+    assert "<link" not in html and " src=" not in html and "@import" not in html
+
+
+def test_broken_dora_finding_links_to_its_step() -> None:
+    html = render_game_file(str(SAMPLES / "broken_dora.xml"))
+    row = re.search(r'<code>dora-timing</code></td><td><a href="#r(\d+)s(\d+)">', html)
+    assert row is not None
+    assert f'id="r{row.group(1)}"' in html
+
+
+def test_untrusted_player_name_is_escaped() -> None:
+    log = load(str(SAMPLES / "clean_game.xml"))
+    start = log.start
+    players = (PlayerInfo(EVIL), *start.players[1:])
+    log = dataclasses.replace(
+        log, events=(dataclasses.replace(start, players=players), *log.events[1:])
+    )
+    html = render_game(build_game_view(collect_game(log, resolve_rules(log, "auto"))))
+    assert EVIL not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "\\u003cscript\\u003ealert(1)\\u003c/script\\u003e" in html  # in the step data
+    assert len(re.findall(r"<script>", html)) == 1  # only the page's own script
+
+
+def test_script_json_cannot_close_its_tag() -> None:
+    assert str(script_json({"c": "</script><b>&"})) == (
+        '{"c":"\\u003c/script\\u003e\\u003cb\\u003e\\u0026"}'
+    )
+
+
+def test_sprite_has_every_face_and_red_fives_are_red() -> None:
+    svg = str(sprite())
+    for face in FACE_IDS:
+        assert f'<symbol id="{face}"' in svg
+    red_five = svg.split('<symbol id="t0p"')[1].split("</symbol>")[0]
+    assert "#d0202e" in red_five
+    assert "display:none" not in svg
+
+
+def test_called_tile_is_turned_toward_its_source() -> None:
+    # seat 1 pons from seat 0 (its left): the called tile comes first, turned.
+    pon = dataclasses.replace(parse_meld("pon:777p"), from_seat=0)
+    assert meld_tokens(pon, 1) == "7p^7p7p"
+    assert meld_tokens(dataclasses.replace(pon, from_seat=3), 1) == "7p7p^7p"
+    assert meld_tokens(dataclasses.replace(pon, from_seat=2), 1) == "7p7p7p^"
+    assert meld_tokens(parse_meld("ankan:1111s"), 0) == "1sb1s1s1sb"
+
+
+def test_cli_report_equals_the_library_call(tmp_path: Path) -> None:
+    out = tmp_path / "game.html"
+    assert main(["report", str(SAMPLES / "clean_game.xml"), "-o", str(out)]) == 0
+    assert out.read_text("utf-8") == render_game_file(str(SAMPLES / "clean_game.xml"))
+
+
+def test_cli_report_of_a_folder_writes_an_index(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    assert main(["report", str(SAMPLES), "-o", str(out), "--player", "Aoi"]) == 0
+    assert (out / "index.html").exists() and (out / "players.html").exists()
