@@ -141,3 +141,11 @@ def test_cli_report_of_a_folder_writes_an_index(tmp_path: Path) -> None:
     out = tmp_path / "site"
     assert main(["report", str(SAMPLES), "-o", str(out), "--player", "Aoi"]) == 0
     assert (out / "index.html").exists() and (out / "players.html").exists()
+
+
+def test_every_statistic_is_defined_in_the_docs() -> None:
+    from reports.stats import DEFINITIONS
+
+    doc = (ROOT / "docs" / "statistics.md").read_text("utf-8")
+    rows = dict(re.findall(r"^\| ([a-z -]+) \| (.+) \|$", doc, re.M))
+    assert {k: rows.get(k) for k in DEFINITIONS} == DEFINITIONS
