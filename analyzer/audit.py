@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from analyzer.audit_draws import check_draw
 from analyzer.audit_scores import check_chain
+from analyzer.audit_wall import check_wall
 from analyzer.audit_wins import check_wins
 from analyzer.final import check_final
 from analyzer.replay import replay
@@ -152,6 +153,9 @@ def audit_log(log: GameLog, rules: Ruleset, keep_replay: bool = False) -> FileAu
                 1 for w in rnd.wins if w.event.claims.dora_indicators is not None
             )
     findings.extend(game.findings)
+    walls, walled = check_wall(log, game)
+    findings.extend(walls)
+    checks["wall_checked_rounds"] += walled
     chain, state, compared = check_chain(game, log.path, settled)
     findings.extend(chain)
     checks["chain_values_compared"] += compared

@@ -303,10 +303,11 @@ def score(
     help="Show this seat's hand after each of its turns.",
 )
 @click.option("--rules", "rules", default="auto", show_default=True)
-def replay(path: str, round_label: str | None, seat: int | None, rules: str) -> None:
-    """Print one hand of a game turn by turn.
+@click.option("--wall", is_flag=True, help="Print the hand's wall rebuilt from the log's seed.")
+def replay(path: str, round_label: str | None, seat: int | None, rules: str, wall: bool) -> None:
+    """Print one hand of a game turn by turn, or its wall.
 
-    Example: mjaudit replay sample_logs/clean.xml --round E2-0 --seat 1
+    Example: mjaudit replay sample_logs/kans.xml --round E1-0 --seat 0
     """
     from analyzer.audit import resolve_rules
     from parsers import load
@@ -322,6 +323,11 @@ def replay(path: str, round_label: str | None, seat: int | None, rules: str) -> 
     except KeyError as exc:
         click.echo(f"mjaudit: {exc.args[0]}", err=True)
         sys.exit(EXIT_BAD_INPUT)
+    if wall:
+        from reports.wall_text import render_round_wall
+
+        click.echo(render_round_wall(log, ruleset, round_no))
+        return
     click.echo(render_round(log, ruleset, round_no, seat))
 
 

@@ -38,6 +38,7 @@ def test_tenhou_xml_corpus_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
     assert checks["draws_checked"] == 501
     assert checks["deltas_compared"] == 4 * (2639 + 501)
     assert checks["game_ends_checked"] == 332
+    assert checks["wall_checked_rounds"] == 3114  # every hand rebuilt from its seed
     assert checks["chain_values_compared"] > 30000
     warnings = [f for f in doc["findings"] if f["severity"] == "warning"]
     assert {f["code"] for f in warnings} <= {"rules-assumed"}
