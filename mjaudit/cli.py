@@ -421,6 +421,26 @@ def report(paths: tuple[str, ...], out: str, player: str | None, rules: str) -> 
     sys.exit(EXIT_BAD_INPUT if result.errors else EXIT_OK)
 
 
+@cli.command()
+@click.argument("path")
+@click.option(
+    "--to", "to", required=True, type=click.Choice(["mjai", "tenhou-json", "tenhou-xml"])
+)
+@click.option("-o", "--output", "out", required=True, help="Output file (- for stdout).")
+def convert(path: str, to: str, out: str) -> None:
+    """Write the game in PATH (Tenhou XML or JSON, or mjai) in another format.
+
+    Example: mjaudit convert game.xml --to mjai -o game.jsonl
+    """
+    from parsers.convert import convert_file
+
+    try:
+        convert_file(path, to, out)
+    except (MjauditError, OSError) as exc:
+        click.echo(f"mjaudit: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code (for tests and ``python -m mjaudit``)."""
     try:
