@@ -109,3 +109,16 @@ def test_a_poison_log_is_isolated_and_a_killed_worker_retried(cluster: Any, tmp_
         "raises.xml": "error",
         **{f"ok{i}.xml": "ok" for i in range(5)},
     }
+
+
+def test_cli_executor_dask(cluster: Any, logs: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from mjaudit.cli import main
+
+    assert main(["audit", "--format", "json", str(logs)]) == 0
+    one = capsys.readouterr().out
+    addr = cluster.scheduler_address
+    assert (
+        main(["audit", "--format", "json", "--executor", "dask", "--scheduler", addr, str(logs)])
+        == 0
+    )
+    assert capsys.readouterr().out == one
