@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from analyzer.hand import YAOCHU, suit_paired, suit_sets, waits
+from analyzer.hand import suit_paired, suit_sets, waits
 from analyzer.replay import RoundState, replay
 from analyzer.scoring import NotAWin, score
 from analyzer.state import GameReplay
@@ -54,6 +54,7 @@ __all__ = ["FuritenTracker", "SeatView", "review_log"]
 
 _CACHE_LIMIT = 100_000
 _WAITS: dict[tuple[int, ...], frozenset[int]] = {}
+_PART_OK: dict[tuple[int, ...], bool] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +75,19 @@ _KEEP_OFFER = (Win, DoraReveal, RiichiAccepted)
 _NOT_TENPAI = SeatView(False, frozenset(), False, None, None)
 
 
+def _part_ok(vec: tuple[int, ...]) -> bool:
+    """Whether a suit (9 counts) or the honours (7) are sets, or sets and one pair."""
+    if len(vec) == 9:
+        return bool(suit_sets(vec) or suit_paired(vec))
+    pairs = 0
+    for c in vec:
+        if c == 2:
+            pairs += 1
+        elif c not in (0, 3):
+            return False
+    return pairs <= 1
+
+
 def _may_wait(counts: list[int]) -> bool:
     """A cheap test that rules out most hands that cannot be tenpai.
 
@@ -83,24 +97,20 @@ def _may_wait(counts: list[int]) -> bool:
     costs a fraction of :func:`analyzer.hand.waits`, which decides the rest.
     """
     broken = 0
-    for base in (0, 9, 18):
-        vec = tuple(counts[base : base + 9])
-        if not (suit_sets(vec) or suit_paired(vec)):
+    for part in (counts[0:9], counts[9:18], counts[18:27], counts[27:34]):
+        key = tuple(part)
+        ok = _PART_OK.get(key)
+        if ok is None:
+            ok = _PART_OK[key] = _part_ok(key)
+        if not ok:
             broken += 1
-    pairs = 0
-    for c in counts[27:]:
-        if c == 2:
-            pairs += 1
-        elif c == 1 or c == 4:
-            broken += 1
-            break
-    if pairs > 1:
-        broken += 1
     if broken <= 1:
         return True
     if sum(counts) != 13:
         return False
-    return counts.count(2) == 6 or sum(counts[k] for k in YAOCHU) == 13
+    # Seven pairs: six pairs and a single; thirteen orphans: nothing but 1s, 9s, honours.
+    simples = sum(counts[1:8]) + sum(counts[10:17]) + sum(counts[19:26])
+    return counts.count(2) == 6 or simples == 0
 
 
 def _waits_of(hand: list[Tile], melds: list[Meld]) -> frozenset[int]:
@@ -115,6 +125,7 @@ def _waits_of(hand: list[Tile], melds: list[Meld]) -> frozenset[int]:
     if found is None:
         if len(_WAITS) >= _CACHE_LIMIT:
             _WAITS.clear()
+            _PART_OK.clear()
         found = _WAITS[key] = waits(counts)
     if found and melds:
         for m in melds:
