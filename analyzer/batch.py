@@ -330,10 +330,16 @@ def _isolate(pool: _Pool, b: Sequence[Locator], opts: BatchOptions, guilty: bool
 
 
 def process_pool(jobs: int) -> Callable[[], Executor]:
-    """A factory of local worker pools; forkserver on Linux, so workers never
-    inherit the driver's threads or open databases."""
+    """A factory of local worker pools.
+
+    Workers are forked when the driver runs no other thread (they start at once
+    and share its imported modules); a driver with threads forks through a
+    forkserver instead, since forking a threaded process can deadlock the child.
+    """
     methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else None)
+    single = threading.active_count() == 1 and "fork" in methods and sys.platform == "linux"
+    method = "fork" if single else "forkserver" if "forkserver" in methods else None
+    ctx = multiprocessing.get_context(method)
     return lambda: ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
 
 
