@@ -199,11 +199,17 @@ class Store:
         self._conn.close()
 
     def seen(self, key: str) -> bool:
-        """Whether an input with this cheap key was audited at this AUDIT_VERSION."""
+        """Whether an input with this cheap key was audited at this AUDIT_VERSION.
+
+        Inputs left out by a game selection, and those that timed out or crashed
+        their worker (which may depend on the machine), are tried again.
+        """
         if not key:
             return False
         row = self._conn.execute(
-            "SELECT 1 FROM inputs WHERE key = ? AND audit_version = ?", (key, AUDIT_VERSION)
+            "SELECT 1 FROM inputs WHERE key = ? AND audit_version = ? "
+            "AND status IN ('ok', 'known', 'error')",
+            (key, AUDIT_VERSION),
         ).fetchone()
         return row is not None
 

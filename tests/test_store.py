@@ -171,3 +171,15 @@ def test_a_new_audit_version_reaudits_and_replaces(
     _, keys = query(st, "SELECT key FROM inputs")
     with Store(st) as s:
         assert all(s.seen(str(k)) for (k,) in keys)
+
+
+def test_inputs_left_out_by_a_selection_are_audited_later(logs: Path, tmp_path: Path) -> None:
+    from analyzer.batch import BatchOptions
+    from parsers.containers import Selection
+
+    st = tmp_path / "store"
+    first = run([str(logs)], st, opts=BatchOptions(selection=Selection(length="hanchan")))
+    left_out = first.by_status.get("filtered", 0)
+    again = run([str(logs)], st)
+    assert again.inputs == left_out
+    assert again.skipped == first.by_status.get("ok", 0)
