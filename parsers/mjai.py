@@ -393,7 +393,11 @@ class _Reader:
                 raise MjaiFail(f"yaku {item!r} is not [name, fan]")
             name, fan = item
             if name in WIND_YAKU:
-                wind = self.round_index // 4 if name == "bakaze" else (seat - self.dealer) % 4
+                wind = (
+                    self.round_index // 4
+                    if name == "bakaze"
+                    else (seat - self.dealer) % self.players
+                )
                 yaku.append((WIND_YAKU[name][wind % 4], fan))
             elif name == "sangenpai":
                 # One entry per dragon triplet (the Tenhou converter) or one entry with
@@ -408,7 +412,7 @@ class _Reader:
             else:
                 raise MjaiFail(f"unknown yaku name {name!r}")
         if yakuman:
-            return None, tuple(yakuman)
+            return None, tuple(self.double_forms(yakuman, hand, ev))
         if dragon_fan:
             dragons = self.dragon_sets(seat, hand)
             if dragons is None or len(dragons) != dragon_fan:
@@ -421,6 +425,35 @@ class _Reader:
             # dora even at 0 han. Restore it so the formats claim alike.
             yaku.append((Yaku.URA_DORA, 0))
         return tuple(yaku), None
+
+    @staticmethod
+    def double_forms(
+        yakuman: list[Yaku], hand: tuple[Tile, ...] | None, ev: dict[str, Any]
+    ) -> list[Yaku]:
+        """gimite has one name for a yakuman and its double form (§3); the hand says which.
+
+        Single-wait suuankou: the winning tile is the pair. Pure nine gates: the
+        hand before the win is 1112345678999 of one suit. Thirteen-wait kokushi:
+        the hand before the win holds all thirteen kinds.
+        """
+        if hand is None or "pai" not in ev:
+            return yakuman
+        win = tile_of(ev["pai"])
+        before = list(hand)
+        before.remove(win)
+        kinds = Counter(t.kind for t in before)
+        out = []
+        for y in yakuman:
+            if y is Yaku.SUUANKOU and kinds[win.kind] == 1:
+                y = Yaku.SUUANKOU_TANKI
+            elif y is Yaku.CHUUREN and len(kinds) == 9:
+                suit = min(kinds) // 9 * 9
+                if [kinds[suit + r] for r in range(9)] == [3, 1, 1, 1, 1, 1, 1, 1, 3]:
+                    y = Yaku.JUNSEI_CHUUREN
+            elif y is Yaku.KOKUSHI and len(kinds) == 13:
+                y = Yaku.KOKUSHI_13
+            out.append(y)
+        return out
 
     def dragon_sets(self, seat: int, hand: tuple[Tile, ...] | None) -> list[Yaku] | None:
         """The dragons the winner holds three of: which ones ``sangenpai`` stands for."""

@@ -43,7 +43,7 @@ from parsers.tenhou_json_round import (
     parse_take,
 )
 
-__all__ = ["parse_tenhou_json", "rules_hint_from_disp"]
+__all__ = ["DAN_TEXTS", "parse_tenhou_json", "rules_hint_from_disp"]
 
 _ROOMS = {"般": "ippan", "上": "joukyuu", "特": "tokujou", "鳳": "houou"}
 # tenhou-format.md §1.4: dan 0..20; the JSON writes the Japanese names.
@@ -59,6 +59,8 @@ _DAN_ROMAJI = (
     + ["tenhoui"]
 )
 _DAN_MAP = dict(zip(_DANS, _DAN_ROMAJI, strict=True))
+DAN_TEXTS = dict(zip(_DAN_ROMAJI, _DANS, strict=True))
+"""Romaji dan name -> the Japanese text the JSON writes (the writer's table)."""
 _DAN_MAP.update({f"{n}級": f"{n}kyu" for n in range(1, 10)})
 
 

@@ -14,6 +14,9 @@ from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
 
 __all__ = [
+    "DRAW_NAMES",
+    "LIMIT_NAMES",
+    "YAKU_NAMES",
     "AkaFlags",
     "JsonFail",
     "WinEntry",
@@ -51,7 +54,7 @@ def tile_of(code: object, aka: AkaFlags) -> Tile:
 
 # -- yaku ---------------------------------------------------------------------------
 # The Japanese names of tenhou-format.md §1.12, which the JSON uses verbatim.
-_YAKU_NAMES: dict[str, Yaku] = {
+YAKU_NAMES: dict[str, Yaku] = {
     "門前清自摸和": Yaku.MENZEN_TSUMO,
     "立直": Yaku.RIICHI,
     "一発": Yaku.IPPATSU,
@@ -122,7 +125,7 @@ def parse_yaku(text: object) -> tuple[Yaku, int | None]:
     if m is None:
         raise JsonFail(f"yaku {text!r} is not '<name>(<n>飜)' or '<name>(役満)'")
     name = m.group(1).strip()
-    yaku = _YAKU_NAMES.get(name)
+    yaku = YAKU_NAMES.get(name)
     if yaku is None:
         raise JsonFail(f"unknown yaku name {name!r} in {text!r}")
     return yaku, int(m.group(2)) if m.group(2) is not None else None
@@ -137,6 +140,14 @@ _LIMITS = {
     "役満": Limit.YAKUMAN,
     "数え役満": Limit.YAKUMAN,
 }
+LIMIT_NAMES = {
+    Limit.MANGAN: "満貫",
+    Limit.HANEMAN: "跳満",
+    Limit.BAIMAN: "倍満",
+    Limit.SANBAIMAN: "三倍満",
+    Limit.YAKUMAN: "役満",
+}
+"""Limit -> the text the writer puts in a score string."""
 _SCORE_RE = re.compile(
     r"^(?:(?P<fu>\d+)符(?P<han>\d+)飜|(?P<limit>満貫|跳満|倍満|三倍満|数え役満|役満))"
     r"(?P<a>\d+)(?:-(?P<b>\d+))?点(?P<all>∀)?$"
@@ -194,6 +205,19 @@ _DRAWS = {
     "四槓散了": DrawReason.SUUKAIKAN,
     "四風連打": DrawReason.SUUFON_RENDA,
 }
+
+
+DRAW_NAMES = {
+    DrawReason.EXHAUSTIVE: "流局",
+    DrawReason.NAGASHI_MANGAN: "流し満貫",
+    DrawReason.KYUUSHU: "九種九牌",
+    DrawReason.SUUCHA_RIICHI: "四家立直",
+    DrawReason.SANCHAHOU: "三家和了",
+    DrawReason.SUUKAIKAN: "四槓散了",
+    DrawReason.SUUFON_RENDA: "四風連打",
+}
+"""DrawReason -> the result kind the writer uses (an exhaustive draw may also be
+全員聴牌 / 全員不聴)."""
 
 
 @dataclass(frozen=True, slots=True)

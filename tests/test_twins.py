@@ -123,6 +123,21 @@ def comparable(log: GameLog, other_format: str, presence: bool = True) -> list[t
         item = _event(ev, claims, presence)
         if item is not None:
             out.append(item)
+    if "tenhou-json" in (log.format, other_format):
+        # The JSON ties a disconnection to a hand: one before the first deal
+        # comes right after it.
+        first = next((k for k, e in enumerate(out) if e[0] == "start"), 0)
+        early = [e for e in out[:first] if e[0] == "presence"]
+        head = [e for e in out[:first] if e[0] != "presence"]
+        out = [*head, *out[first : first + 1], *early, *out[first + 1 :]]
+    # Disconnections at one moment are kept in seat order by the JSON parser.
+    k = 0
+    while k < len(out):
+        j = k
+        while j < len(out) and out[j][0] == "presence":
+            j += 1
+        out[k:j] = sorted(out[k:j], key=repr)
+        k = j + 1
     # Tenhou JSON has no end marker: a cut game and a finished one read alike.
     if out and out[-1] == ("end", None, None) and "tenhou-json" in (log.format, other_format):
         out.pop()

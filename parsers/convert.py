@@ -1,0 +1,56 @@
+"""Convert a log between the formats mjaudit reads: parse, then write.
+
+The writers transcribe; they never complete a claim the source lacks. So a
+conversion fails (:class:`ConvertError`, naming the event) when the target needs
+something the source does not record: Tenhou XML needs physical tile ids (only an
+mjlog has them), Tenhou JSON needs each win's yaku and deltas and a result for
+every hand. mjai can be written from anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from mjaudit.errors import MjauditError
+from mjaudit.events import GameLog
+from parsers.mjai_writer import write_mjai
+from parsers.sources import load
+from parsers.tenhou_json_writer import write_tenhou_json
+from parsers.tenhou_xml_writer import write_tenhou_xml
+
+__all__ = ["TARGETS", "ConvertError", "convert_file", "convert_log"]
+
+TARGETS: dict[str, Callable[[GameLog], bytes]] = {
+    "mjai": write_mjai,
+    "tenhou-json": write_tenhou_json,
+    "tenhou-xml": write_tenhou_xml,
+}
+
+
+class ConvertError(MjauditError):
+    """The source does not record something the target format needs."""
+
+
+def convert_log(log: GameLog, to: str) -> bytes:
+    """The bytes of ``log`` in the format ``to`` (``mjai``, ``tenhou-json``, ``tenhou-xml``)."""
+    writer = TARGETS.get(to)
+    if writer is None:
+        raise ConvertError(f"unknown target format {to!r} (known: {', '.join(TARGETS)})")
+    try:
+        return writer(log)
+    except ValueError as exc:
+        raise ConvertError(f"{log.path}: cannot write {to}: {exc}") from None
+
+
+def convert_file(path: str, to: str, out: str) -> GameLog:
+    """Read ``path`` (any supported format), write it to ``out`` as ``to``; ``-`` = stdout."""
+    log = load(path)
+    data = convert_log(log, to)
+    if out == "-":
+        import sys
+
+        sys.stdout.buffer.write(data)
+    else:
+        Path(out).write_bytes(data)
+    return log
