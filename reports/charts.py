@@ -119,7 +119,7 @@ def line_chart(
             artist.set_gid(f"mk{k}")
         if zero_line:
             ax.axhline(0, color="#999999", linewidth=0.8)
-        step = max(1, len(labels) // 16)
+        step = max(1, -(-len(labels) // 12))
         ax.set_xticks(xs[::step], [labels[i] for i in xs[::step]], rotation=0)
         ax.set_xlim(-0.3, max(len(labels) - 0.7, 0.7))
         if ylabel:
