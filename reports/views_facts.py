@@ -1,23 +1,20 @@
 """Facts about one game, collected once for the game page and the player statistics.
 
-One replay with observers (the board recorder, and the furiten tracker when
-``analyzer.furiten`` is installed), the audit, every win re-scored and settled,
-and the final scores. Views are built from these facts, never from a replay of
-their own.
+One replay with observers (the furiten tracker, then the board recorder, which
+reads the tracker's timeline), the audit, every win re-scored and settled, and the
+final scores. Views are built from these facts, never from a replay of their own.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Any
 
 from analyzer.audit import FileAudit, audit_log
 from analyzer.audit_scores import check_chain
 from analyzer.audit_wins import expected_pao
 from analyzer.final import FinalResult, final_result
+from analyzer.furiten import FuritenTracker
 from analyzer.points import settle_win
 from analyzer.replay import ReplayObserver, RoundState, replay
 from analyzer.scoring import NotAWin, score
@@ -29,16 +26,7 @@ from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile, to_mpsz
 from reports.views_board import Frame, FrameRecorder, SeatState
 
-__all__ = ["GameFacts", "ScoredWin", "collect_game", "furiten_module"]
-
-
-def furiten_module() -> ModuleType | None:
-    """``analyzer.furiten`` when it is installed (it is written separately); the
-    report works without it and then shows waits but not furiten."""
-    try:
-        return importlib.import_module("analyzer.furiten")
-    except ImportError:
-        return None
+__all__ = ["GameFacts", "ScoredWin", "collect_game"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +78,7 @@ class _TimelineStates:
     """Seat states from the furiten tracker's timeline: the last change at or before
     each event."""
 
-    def __init__(self, tracker: Any, players: int) -> None:
+    def __init__(self, tracker: FuritenTracker, players: int) -> None:
         self.tracker = tracker
         self.players = players
 
@@ -150,22 +138,15 @@ def _names(log: GameLog) -> tuple[str, ...]:
 
 def collect_game(log: GameLog, rules: Ruleset) -> GameFacts:
     names = _names(log)
-    observers: list[ReplayObserver] = []
-    module = furiten_module()
-    tracker: Any = None
-    if module is not None:
-        tracker = module.FuritenTracker(rules, log.path, review=True)
-        observers.append(tracker)
-        recorder = FrameRecorder(names, _TimelineStates(tracker, rules.players))
-    else:
-        recorder = FrameRecorder(names)
-    observers.append(recorder)
+    tracker = FuritenTracker(rules, log.path, review=True)
+    # The tracker goes first: the recorder reads its timeline at the same step.
+    recorder = FrameRecorder(names, _TimelineStates(tracker, rules.players))
+    observers: list[ReplayObserver] = [tracker, recorder]
     game = replay(log, rules, observers)
     audit = audit_log(log, rules)
     findings: list[Finding] = list(audit.findings)
-    if tracker is not None:
-        seen = {(f.code, f.event, f.seat) for f in findings}
-        findings.extend(f for f in tracker.findings if (f.code, f.event, f.seat) not in seen)
+    seen = {(f.code, f.event, f.seat) for f in findings}
+    findings.extend(f for f in tracker.findings if (f.code, f.event, f.seat) not in seen)
     findings.sort(key=lambda f: (-f.severity.rank, f.event if f.event is not None else -1))
     wins = tuple(_score_round(rnd, rules) for rnd in game.rounds)
     final: FinalResult | None = None
@@ -200,5 +181,5 @@ def collect_game(log: GameLog, rules: Ruleset) -> GameFacts:
         final=final,
         final_scores=tuple(final_scores[: rules.players]) if final_scores is not None else None,
         results=tuple(results[: rules.players]) if results is not None else None,
-        furiten_known=tracker is not None,
+        furiten_known=True,
     )
