@@ -15,6 +15,7 @@ from analyzer.audit_scores import check_chain
 from analyzer.audit_wall import check_wall
 from analyzer.audit_wins import check_wins
 from analyzer.final import check_final
+from analyzer.furiten import FuritenTracker
 from analyzer.replay import replay
 from analyzer.state import GameReplay
 from mjaudit.errors import LogFormatError
@@ -42,6 +43,7 @@ class FileAudit:
     findings: tuple[Finding, ...] = ()
     checks: tuple[tuple[str, int], ...] = ()
     replay: GameReplay | None = field(default=None, compare=False)
+    furiten: FuritenTracker | None = field(default=None, compare=False)
 
 
 def resolve_rules(log: GameLog, spec: str) -> Ruleset:
@@ -110,7 +112,9 @@ def _adapt_special_lobby(log: GameLog, rules: Ruleset) -> Ruleset:
     return replace(override(rules, changes), assumed=tuple(notes))
 
 
-def audit_path(path: str, rules_spec: str = "auto", keep_replay: bool = False) -> FileAudit:
+def audit_path(
+    path: str, rules_spec: str = "auto", keep_replay: bool = False, review: bool = True
+) -> FileAudit:
     """Parse, replay and audit one file; input problems become ``error``."""
     try:
         log = load(path)
@@ -120,11 +124,16 @@ def audit_path(path: str, rules_spec: str = "auto", keep_replay: bool = False) -
         rules = resolve_rules(log, rules_spec)
     except RulesError as exc:
         return FileAudit(path, log.format, log.start.game_id, error=str(exc))
-    return audit_log(log, rules, keep_replay=keep_replay)
+    return audit_log(log, rules, keep_replay=keep_replay, review=review)
 
 
-def audit_log(log: GameLog, rules: Ruleset, keep_replay: bool = False) -> FileAudit:
-    game = replay(log, rules)
+def audit_log(
+    log: GameLog, rules: Ruleset, keep_replay: bool = False, review: bool = True
+) -> FileAudit:
+    """Replay and audit one game. ``review`` adds play notes (missed wins and the like);
+    furiten errors are checked either way."""
+    tracker = FuritenTracker(rules, log.path, review)
+    game = replay(log, rules, observers=[tracker])
     findings: list[Finding] = []
     checks: Counter[str] = Counter()
     for note in rules.assumed:
@@ -153,6 +162,9 @@ def audit_log(log: GameLog, rules: Ruleset, keep_replay: bool = False) -> FileAu
                 1 for w in rnd.wins if w.event.claims.dora_indicators is not None
             )
     findings.extend(game.findings)
+    findings.extend(tracker.findings)
+    for key in ("rons_checked", "tsumo_wins_checked"):
+        checks[key] += tracker.counts[key]
     walls, walled = check_wall(log, game)
     findings.extend(walls)
     checks["wall_checked_rounds"] += walled
@@ -174,6 +186,7 @@ def audit_log(log: GameLog, rules: Ruleset, keep_replay: bool = False) -> FileAu
         findings=tuple(findings),
         checks=tuple(sorted(checks.items())),
         replay=game if keep_replay else None,
+        furiten=tracker if keep_replay else None,
     )
 
 

@@ -171,7 +171,7 @@ def test_one_seat_delta() -> None:
 
     result = tamper(EXACT_GAME, edit)
     _only(result, "payment-mismatch")
-    assert len(result.findings) == 1
+    assert len(error_codes(result)) == 1
 
 
 def test_honba_in_ba() -> None:
@@ -197,7 +197,7 @@ def test_double_ron_second_winner_takes_honba() -> None:
 
     result = tamper(DOUBLE_RON, edit)
     _only(result, "payment-mismatch")
-    assert len(result.findings) == 2  # the second winner and the discarder
+    assert len(error_codes(result)) == 2  # the second winner and the discarder
 
 
 def test_pao_payer_changed() -> None:
@@ -268,7 +268,7 @@ def test_init_score_changed() -> None:
 
     result = tamper(EXACT_GAME, edit)
     _only(result, "score-chain-mismatch")
-    assert len(result.findings) == 1
+    assert len(error_codes(result)) == 1
 
 
 def test_ura_indicator_dropped() -> None:
