@@ -329,7 +329,7 @@ class _Reader:
         if self.n_players == 4 and not hand_ids[3]:
             raise _Fail("INIT hai3 is empty in a four-player game")
         _check_ids([seed[5]], "INIT dora indicator")
-        self.last_draw = [None] * 4
+        self.last_draw[:] = [None] * 4  # cleared in place: the parse loop holds it
         self.in_round = True
         self.events.append(
             RoundStart(

@@ -38,10 +38,6 @@ CANNOT = {
 }
 # Round trips that differ for a reason outside the writers.
 KNOWN = {
-    # tenhou_xml.py keeps the last draw of the previous hand across an INIT (the
-    # draw list is replaced, not cleared, under an alias), so a discard after a
-    # pon at the start of E4-0 reads as tsumogiri.
-    "2009082817gm-00ab-0000-997dbe26.xml": {"mjai", "tenhou-json"},
     # A chip-lobby game turns open-kan dora at once; the JSON has no dora times and
     # its parser turns them at the kanner's discard, as the ranked lobbies do.
     "dnovikoff-tenhou_chip.xml": {"tenhou-json"},

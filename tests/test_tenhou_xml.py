@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import gzip
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -171,3 +172,18 @@ def test_entity_is_never_resolved(tmp_path: Path) -> None:
     with pytest.raises(LogFormatError) as info:
         parse_tenhou_xml(doc, "ent.xml")
     assert "TOPSECRET" not in str(info.value)
+
+
+def test_a_discard_right_after_chi_or_pon_is_never_tsumogiri() -> None:
+    # Regression: the last draw of the previous hand must not survive an INIT
+    # (2009082817gm-00ab E4-0 opens with a pon and a discard of that same tile id).
+    log = load(str(corpus_file("2009082817gm-00ab-0000-997dbe26.xml")))
+    events = log.events
+    pairs = [
+        (a, b)
+        for a, b in pairwise(events)
+        if isinstance(a, DeclareMeld)
+        and a.meld.kind in (MeldKind.CHI, MeldKind.PON)
+        and isinstance(b, Discard)
+    ]
+    assert pairs and not any(b.tsumogiri for _, b in pairs)
