@@ -220,8 +220,10 @@ class _Pool:
         self.executor = make()
 
     def rebuild(self) -> None:
-        self.close()
-        self.executor = self.make()
+        """A fresh local pool after a worker died (a Dask cluster heals itself)."""
+        if isinstance(self.executor, ProcessPoolExecutor):
+            self.close()
+            self.executor = self.make()
 
     def close(self) -> None:
         if isinstance(self.executor, ProcessPoolExecutor):
@@ -271,6 +273,10 @@ def run_batches(
         pool.close()
 
 
+def _died(exc: BaseException) -> bool:
+    return isinstance(exc, BrokenProcessPool) or _worker_killed(exc)
+
+
 def _collect(
     pool: _Pool,
     pending: dict[int, tuple[Sequence[Locator], Future[BatchResult]]],
@@ -278,30 +284,30 @@ def _collect(
     opts: BatchOptions,
 ) -> None:
     suspects: list[tuple[int, Sequence[Locator]]] = []
-    for seq, (b, f) in list(pending.items()):
-        if not f.done():
-            continue
-        del pending[seq]
+
+    def take(seq: int, b: Sequence[Locator], f: Future[BatchResult]) -> None:
         try:
             ready[seq] = f.result()
-        except BrokenProcessPool:
-            suspects.append((seq, b))
         except Exception as exc:
-            if _worker_killed(exc):
-                ready[seq] = _isolate(pool, b, opts, guilty=True)
+            if _died(exc):
+                suspects.append((seq, b))
             else:
                 msg = f"batch failed: {type(exc).__name__}: {exc}"
                 ready[seq] = BatchResult(tuple(_failed(loc, "error", msg) for loc in b))
+
+    for seq, (b, f) in list(pending.items()):
+        if f.done():
+            del pending[seq]
+            take(seq, b, f)
     if not suspects:
         return
-    # Every future of a broken pool fails; let them, keep those that finished first.
+    # A worker died. A broken local pool fails every future; a Dask scheduler may
+    # blame tasks that merely waited on the dead worker. So let everything in
+    # flight end, then run each suspect batch alone, where blame is certain.
     wait([f for _, f in pending.values()])
     for seq, (b, f) in list(pending.items()):
         del pending[seq]
-        try:
-            ready[seq] = f.result()
-        except Exception:
-            suspects.append((seq, b))
+        take(seq, b, f)
     pool.rebuild()
     for seq, b in sorted(suspects, key=lambda s: s[0]):
         ready[seq] = _isolate(pool, b, opts, guilty=False)
@@ -319,11 +325,9 @@ def _isolate(pool: _Pool, b: Sequence[Locator], opts: BatchOptions, guilty: bool
         return BatchResult(left.outcomes + right.outcomes, left.parts + right.parts)
     try:
         return pool.executor.submit(audit_batch, b, opts).result()
-    except BrokenProcessPool:
-        pool.rebuild()
-        return _isolate(pool, b, opts, guilty=True)
     except Exception as exc:
-        if _worker_killed(exc):
+        if _died(exc):
+            pool.rebuild()
             return _isolate(pool, b, opts, guilty=True)
         msg = f"batch failed: {type(exc).__name__}: {exc}"
         return BatchResult(tuple(_failed(loc, "error", msg) for loc in b))

@@ -5,11 +5,12 @@ window of :mod:`analyzer.batch` runs on it unchanged. Workers read their own
 inputs (so the paths must be visible to them) and, with a store, write their own
 part files beside it; the driver only sees small manifests.
 
-Dask retries a task whose worker died (``distributed.scheduler.allowed-failures``);
-a task that kills every worker it runs on ends as ``KilledWorker``, and the
-driver then splits that batch until the one log that does it is reported as
-``crashed``. The per-file time limit is not enforced on Dask: tasks run in worker
-threads, where no alarm signal can reach them.
+Dask retries a task whose worker died (``distributed.scheduler.allowed-failures``)
+and gives up with ``KilledWorker``. The scheduler may also blame tasks that were
+only queued on the dead worker, so the driver lets the window drain and runs each
+such batch alone; one that still kills its worker is split until the one log
+that does it is reported as ``crashed``. The per-file time limit is not
+enforced on Dask: tasks run in worker threads, where no alarm signal reaches them.
 
 ``distributed`` is imported only when this module's functions run, so the core
 works without it.
