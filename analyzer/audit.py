@@ -147,7 +147,9 @@ def audit_log(
         findings.extend(rnd.findings)
         if not rnd.complete:
             continue
-        found, scored, compared = check_wins(rnd, rules, log.path, players, settled)
+        found, scored, compared = check_wins(
+            rnd, rules, log.path, players, settled, ura_recorded=log.format != "mjai"
+        )
         findings.extend(found)
         checks["wins_scored"] += scored
         checks["deltas_compared"] += compared

@@ -143,15 +143,20 @@ def check_draw(
                 kans,
             )
     elif reason is DrawReason.SANCHAHOU:
+        # Read from the replayed hands, so a format that does not name the three
+        # claimants (Tenhou JSON's 三家和了) is checked all the same.
         last = _last_discard(rec)
-        winners = [
-            s
-            for s, hand in claims.hands
-            if last is not None and is_complete(_counts((*hand, last)))
-        ]
-        if len(claims.hands) != 3 or len(winners) != 3:
+        winners = []
+        if last is not None:
+            tile, discarder = last
+            winners = [
+                s
+                for s in range(players)
+                if s != discarder and is_complete(_counts((*rec.concealed[s], tile)))
+            ]
+        if len(winners) != 3:
             bad(
-                f"triple-ron draw, but {len(winners)} of the hands shown win on the last discard",
+                f"triple-ron draw, but {len(winners)} players can win on the last discard",
                 None,
                 3,
                 len(winners),
@@ -190,12 +195,13 @@ def _signed(points: int) -> str:
     return f"{points:+d}"
 
 
-def _last_discard(rec: DrawRecord) -> Tile | None:
-    best: tuple[int, Tile] | None = None
-    for pond in rec.ponds:
+def _last_discard(rec: DrawRecord) -> tuple[Tile, int] | None:
+    """The last tile discarded in the hand, and by which seat."""
+    best: tuple[int, Tile, int] | None = None
+    for seat, pond in enumerate(rec.ponds):
         if pond and (best is None or pond[-1].event_index > best[0]):
-            best = (pond[-1].event_index, pond[-1].tile)
-    return best[1] if best else None
+            best = (pond[-1].event_index, pond[-1].tile, seat)
+    return (best[1], best[2]) if best else None
 
 
 def _is_nagashi(rec: DrawRecord, seat: int, rules: Ruleset) -> bool:

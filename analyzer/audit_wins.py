@@ -8,9 +8,10 @@ expected (recomputed) and actual (logged) value.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from analyzer.audit_common import error
-from analyzer.points import settle_win
+from analyzer.points import base_points, hand_payments, settle_win
 from analyzer.scoring import NotAWin, score
 from analyzer.state import RoundReplay, WinRecord
 from mjaudit.events import Limit
@@ -79,8 +80,14 @@ def check_wins(
     path: str,
     players: int,
     settled: dict[int, tuple[int, ...]] | None = None,
+    ura_recorded: bool = True,
 ) -> tuple[list[Finding], int, int]:
-    """Findings for the wins of one round, hands scored, and seat deltas compared."""
+    """Findings for the wins of one round, hands scored, and seat deltas compared.
+
+    ``ura_recorded`` is False for formats that may leave out a riichi winner's ura
+    indicators (some mjai dialects): the ura han are then read back from the log's
+    own numbers (the smallest count that makes them agree) rather than assumed 0.
+    """
     out: list[Finding] = []
     scored = compared = 0
     takes_sticks = True
@@ -93,6 +100,14 @@ def check_wins(
             takes_sticks = False
             continue
         scored += 1
+        ctx = rec.context
+        if (
+            not ura_recorded
+            and rec.event.claims.ura_indicators is None
+            and (ctx.riichi or ctx.double_riichi)
+            and not result.yakuman
+        ):
+            result = _fit_unknown_ura(result, rec, rules, players, takes_sticks)
         out.extend(_compare_value(rnd, rec, result, rules, path))
         pao = expected_pao(rec, result, rules)
         claims = rec.event.claims
@@ -143,6 +158,57 @@ def check_wins(
                         )
                     )
     return out, scored, compared
+
+
+def _with_ura(result: HandResult, ura: int, rec: WinRecord, rules: Ruleset) -> HandResult:
+    han = result.han + ura
+    base, limit = base_points(han, result.fu, 0, rules)
+    ctx = rec.context
+    payments, total = hand_payments(base, ctx.is_dealer, ctx.tsumo, ctx.players, rules)
+    return replace(
+        result,
+        han=han,
+        ura=result.ura + ura,
+        base=base,
+        limit=limit,
+        total=total,
+        payments=payments,
+    )
+
+
+def _fit_unknown_ura(
+    result: HandResult, rec: WinRecord, rules: Ruleset, players: int, takes_sticks: bool
+) -> HandResult:
+    """The result with the fewest ura han that reproduce the log's han, points or deltas."""
+    claims = rec.event.claims
+    for ura in range(0, 13):
+        cand = _with_ura(result, ura, rec, rules) if ura else result
+        if claims.han is not None:
+            if cand.han == claims.han:
+                return cand
+            continue
+        if claims.points is not None:
+            if cand.total == claims.points:
+                return cand
+            continue
+        if claims.deltas is not None:
+            deltas = settle_win(
+                cand,
+                rec.seat,
+                rec.from_seat,
+                rec.dealer,
+                rec.honba,
+                rec.riichi_sticks,
+                rules,
+                pao_seat=claims.pao_seat,
+                players=players,
+                takes_honba_and_sticks=takes_sticks,
+            )
+            if tuple(deltas) == tuple(claims.deltas):
+                return cand
+            continue
+        return result
+    return result
 
 
 def _err(

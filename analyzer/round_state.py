@@ -72,6 +72,7 @@ class RoundState:
         self.sticks = start.riichi_sticks
         self.seen: set[int] = set()
         self.swap_ban: tuple[int, frozenset[int]] | None = None
+        self.next_drawer = start.dealer  # whose live draw comes next
         self.ippatsu_before_kakan = [False] * 4
         # Tenhou logs show ura indicators for every riichi winner, so a missing
         # one is a finding; mjai dialects may not record them at all.
@@ -189,6 +190,13 @@ class RoundState:
             raise ReplayError(
                 f"seat {seat} draws while seat {self.replacement_due} owes a replacement draw"
             )
+        if not replacement and seat != self.next_drawer:
+            who = (
+                "the dealer"
+                if not self.discarded_once[seat] and self.next_drawer == (self.start.dealer)
+                else f"seat {self.next_drawer}"
+            )
+            raise ReplayError(f"seat {seat} draws out of turn: {who} draws next")
         cause = self.replacement_cause
         self.replacement_due = None
         self.replacement_cause = None
@@ -235,6 +243,7 @@ class RoundState:
         if is_riichi:
             self.double_riichi[seat] = not self.discarded_once[seat] and self.calls_made == 0
         self.discarded_once[seat] = True
+        self.next_drawer = (seat + 1) % self.players
         self.last_discard = (seat, ev.tile, ev.tile_id, index)
         self.last_draw = None
         self.last_kakan = None

@@ -305,15 +305,15 @@ def rules_for(hint: RulesHint, spec: str = "auto") -> Ruleset:
     if spec != "auto":
         return load_rules(spec)
     base = preset("tenhou-sanma" if hint.players == 3 else "tenhou")
+    changes: dict[str, object] = {}
+    if hint.aka is not None:
+        changes["aka"] = hint.aka
+    if hint.kuitan is not None:
+        changes["kuitan"] = hint.kuitan
+    if hint.hanchan is not None:
+        changes["hanchan"] = hint.hanchan
+    rules = override(base, changes)
     if hint.source.startswith("tenhou"):
-        changes: dict[str, object] = {}
-        if hint.aka is not None:
-            changes["aka"] = hint.aka
-        if hint.kuitan is not None:
-            changes["kuitan"] = hint.kuitan
-        if hint.hanchan is not None:
-            changes["hanchan"] = hint.hanchan
-        rules = override(base, changes)
         if hint.special_lobby:
             rules = replace(
                 rules,
@@ -323,4 +323,8 @@ def rules_for(hint: RulesHint, spec: str = "auto") -> Ruleset:
                 ),
             )
         return rules
-    return replace(base, assumed=(f"no rules in the log: {base.name} rules assumed",))
+    said = f" (the log says: {hint.description})" if hint.description else ""
+    return replace(
+        rules,
+        assumed=(f"the log states no ruleset: {base.name} rules assumed{said}",),
+    )

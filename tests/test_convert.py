@@ -48,16 +48,11 @@ AUDIT_DIFFERS = {
     # mjai records no rules: a chip or ratio lobby's kiriage, honba value and kan
     # dora times, which --rules auto reads off the mjlog's lobby, become Tenhou's.
     "dnovikoff-tenhou_chip.xml": {"mjai"},
-    # Tenhou JSON's 三家和了 names no ron claimants, so the three-ron check finds
-    # none (the audit should call it unchecked rather than a mismatch).
-    "tenhou_upd-aft-ron3.jsonl": {"tenhou-json"},
-    "2010113000gm-0061-0000-ef7062e1.xml": {"tenhou-json"},
-    "2021010917gm-0089-0000-d9225d74.xml": {"tenhou-json"},
-    "Riichi-Mahjong-Statistics-Seminar-tenhou-paifu-to-json_ron3.xml": {"tenhou-json"},
     # Tenhou JSON keeps no GO type, lobby or csrule: the game-end check cannot
     # tell the uma and rounding of an undated, special, private or custom lobby.
     "2019020120gm-0009-10011-215330df.xml": {"tenhou-json"},
     "Cherrling-mjlog2mjai_fabc0.xml": {"tenhou-json"},
+    "Riichi-Mahjong-Statistics-Seminar-tenhou-paifu-to-json_ron3.xml": {"tenhou-json"},
     "Riichi-Mahjong-Statistics-Seminar-tenhou-paifu-to-json_yao9.xml": {"tenhou-json"},
     "dnovikoff-tenhou_newattr2023.xml": {"tenhou-json"},
     "dnovikoff-tenhou_ratio.xml": {"tenhou-json"},

@@ -354,5 +354,8 @@ def test_every_corpus_file_parses_and_replays_consistently() -> None:
             if f.code == "inconsistent-log"
         ]
     assert (len(files), rounds, wins, ends) == (42, 371, 308, 36)
-    assert problems == []
+    # The one genuine fault: mjaigym's engine lets seat 0 (or 3) draw first in
+    # hands another seat deals, so those hands cannot be replayed (9 hands, 2 files).
+    assert len(problems) == 9
+    assert all(p.startswith("mjaigym") and "draws out of turn" in p for p in problems)
     assert unresolved == 0
