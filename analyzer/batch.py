@@ -193,7 +193,7 @@ def audit_batch(locators: Sequence[Locator], opts: BatchOptions) -> BatchResult:
     if opts.part_dir is None:
         return BatchResult(outcomes)
     digest = hashlib.sha256("\n".join(loc.key or loc.name for loc in locators).encode())
-    part = Path(opts.part_dir) / f"part-{digest.hexdigest()[:24]}.sqlite"
+    part = Path(opts.part_dir) / f"part-{digest.hexdigest()[:24]}.json"
     part.parent.mkdir(parents=True, exist_ok=True)
     write_part(part, [o.record for o in outcomes])
     slim = tuple(

@@ -1,193 +1,104 @@
 """The results store: audit once, query many times.
 
-A store is a folder holding ``results.sqlite`` (stdlib SQLite in WAL mode, so
-``stats`` and ``query`` can read it while an audit writes to it). It keeps:
+A store is a folder (docs/scale.md):
 
-- ``inputs``: every input seen, by its cheap key (no read needed to skip it), with
-  the SHA-256 of its decompressed content, the audit version, a status (ok,
-  error, timeout, crashed, filtered) and the game it holds;
-- ``games``: one row per distinct game content, keyed by the first 8 bytes of
+- ``catalog.sqlite`` (stdlib SQLite, WAL): the bookkeeping. ``inputs`` holds every
+  input seen, by its cheap key (no read needed to skip it), with the SHA-256 of
+  its decompressed content, the audit version, a status (ok, error, timeout,
+  crashed, filtered, known) and the game it holds; ``contents`` which games each
+  audit version holds and in which part; ``parts`` the part files; ``runs`` the
+  runs.
+- ``v{audit_version}/{games,hands,findings}/part-<id>.parquet``: immutable Parquet
+  part files, one per table and part, written to a temporary name then renamed.
+  ``games`` has one row per distinct game content, keyed by the first 8 bytes of
   its SHA-256 (so the same log in a folder, a zip and a database is one game, and
-  shard stores merge without renumbering);
-- ``hands``: one row per (game, hand, seat): who, dealer, score before, delta,
-  riichi, won, dealt in, and for a win its han, fu and points as the log claims;
-- ``findings``: one row per finding.
+  shard stores merge without renumbering); ``hands`` one row per (game, hand,
+  seat); ``findings`` one row per finding.
+
+A part becomes visible when the catalog registers it, in the same transaction
+that records its inputs as done: readers (``stats``, ``query``, DuckDB over the
+registered files) see whole parts only, and can read while an audit writes. A
+file that was written but never registered (a crash in between) is ignored.
 
 A re-run skips inputs whose cheap key is known for this AUDIT_VERSION, and a
 worker skips auditing a content hash the store already holds. A new AUDIT_VERSION
-re-audits and replaces a game's rows.
+re-audits into a new ``v{N}/`` folder; queries read the current version's parts.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
+import tempfile
+import time
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
-from analyzer.audit import AUDIT_VERSION, FileAudit
-from mjaudit.events import GameLog, RiichiAccepted, RoundDraw, RoundStart, Win
+import duckdb
+
+from analyzer import store_catalog as cat
+from analyzer import store_parts as sp
+from analyzer.store_catalog import (
+    DB_NAME,
+    GameRows,
+    InputRecord,
+    StoreError,
+    game_key,
+    game_rows,
+    known_content,
+)
 from mjaudit.findings import JsonValue
 
 __all__ = [
     "DB_NAME",
     "GameRows",
+    "InputRecord",
     "Store",
+    "StoreError",
+    "compact",
     "game_key",
     "game_rows",
+    "known_content",
     "merge",
     "query",
     "stats",
     "stats_text",
+    "write_part",
 ]
 
-DB_NAME = "results.sqlite"
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS inputs(
-  key TEXT PRIMARY KEY, name TEXT, sha256 TEXT, audit_version TEXT,
-  status TEXT, error TEXT, game INTEGER);
-CREATE TABLE IF NOT EXISTS games(
-  game INTEGER PRIMARY KEY, sha256 TEXT, audit_version TEXT, path TEXT, format TEXT,
-  game_id TEXT, rules TEXT, players INTEGER, hanchan INTEGER, rounds INTEGER,
-  wins INTEGER, draws INTEGER, errors INTEGER, warnings INTEGER, infos INTEGER);
-CREATE TABLE IF NOT EXISTS hands(
-  game INTEGER, hand INTEGER, round TEXT, seat INTEGER, player TEXT, dealer INTEGER,
-  score_before INTEGER, delta INTEGER, riichi INTEGER, won INTEGER, dealt_in INTEGER,
-  han INTEGER, fu INTEGER, points INTEGER, result TEXT);
-CREATE INDEX IF NOT EXISTS hands_game ON hands(game);
-CREATE TABLE IF NOT EXISTS findings(
-  game INTEGER, code TEXT, severity TEXT, round TEXT, event INTEGER, seat INTEGER,
-  message TEXT, expected TEXT, actual TEXT);
-CREATE INDEX IF NOT EXISTS findings_game ON findings(game);
-CREATE TABLE IF NOT EXISTS runs(
-  started TEXT, audit_version TEXT, audited INTEGER, skipped INTEGER, failed INTEGER);
-"""
-
-_GAME_COLS = 15
-_HAND_COLS = 15
-_FINDING_COLS = 9
-
-
-@dataclass(frozen=True, slots=True)
-class GameRows:
-    """The store's rows for one audited game (built in the worker)."""
-
-    game: tuple[object, ...]
-    hands: tuple[tuple[object, ...], ...]
-    findings: tuple[tuple[object, ...], ...]
-
-
-def game_key(sha256_hex: str) -> int:
-    """A game's key: the first 8 bytes of its content hash as a signed 64-bit int."""
-    return int.from_bytes(bytes.fromhex(sha256_hex[:16]), "big", signed=True)
-
-
-def game_rows(log: GameLog, audit: FileAudit, sha256_hex: str) -> GameRows:
-    """Per-game, per-hand and per-finding rows, from what the log claims."""
-    g = game_key(sha256_hex)
-    hint = log.start.rules_hint
-    players = hint.players
-    names = [p.name for p in log.start.players] + [""] * 4
-    hands: list[tuple[object, ...]] = []
-    start: RoundStart | None = None
-    hand_no = -1
-    riichi: set[int] = set()
-    wins: list[Win] = []
-    draw: RoundDraw | None = None
-
-    def close() -> None:
-        if start is None:
-            return
-        delta = [0] * players
-        for w in wins:
-            for s, d in enumerate(w.claims.deltas or ()):
-                if s < players:
-                    delta[s] += d
-        if draw is not None:
-            for s, d in enumerate(draw.claims.deltas or ()):
-                if s < players:
-                    delta[s] += d
-        result = "win" if wins else "draw" if draw is not None else None
-        for seat in range(players):
-            won = next((w for w in wins if w.seat == seat), None)
-            dealt_in = any(not w.tsumo and w.from_seat == seat for w in wins)
-            score = start.scores[seat] if seat < len(start.scores) else None
-            hands.append((
-                g, hand_no, start.label, seat, names[seat], int(seat == start.dealer),
-                score, delta[seat], int(seat in riichi), int(won is not None), int(dealt_in),
-                won.claims.han if won else None, won.claims.fu if won else None,
-                won.claims.points if won else None, result,
-            ))  # fmt: skip
-
-    for ev in log.events:
-        if isinstance(ev, RoundStart):
-            close()
-            start, hand_no, draw = ev, hand_no + 1, None
-            riichi, wins = set(), []
-        elif isinstance(ev, RiichiAccepted):
-            riichi.add(ev.seat)
-        elif isinstance(ev, Win):
-            wins.append(ev)
-        elif isinstance(ev, RoundDraw):
-            draw = ev
-    close()
-    by_sev = {"error": 0, "warning": 0, "info": 0}
-    findings: list[tuple[object, ...]] = []
-    for f in audit.findings:
-        by_sev[f.severity.value] += 1
-        findings.append((
-            g, f.code, f.severity.value, f.round, f.event, f.seat, f.message,
-            _json(f.expected), _json(f.actual),
-        ))  # fmt: skip
-    hanchan = None if hint.hanchan is None else int(hint.hanchan)
-    game = (
-        g, sha256_hex, AUDIT_VERSION, audit.path, audit.format, audit.game_id, audit.rules,
-        players, hanchan, audit.rounds, audit.wins, audit.draws,
-        by_sev["error"], by_sev["warning"], by_sev["info"],
-    )  # fmt: skip
-    return GameRows(game, tuple(hands), tuple(findings))
-
-
-def _json(value: JsonValue) -> str | None:
-    return None if value is None else json.dumps(value, ensure_ascii=False)
-
-
-def _connect(path: Path, read_only: bool = False) -> sqlite3.Connection:
-    if read_only:
-        if not path.exists():
-            raise FileNotFoundError(f"{path.parent}: not a results store (no {path.name})")
-        conn = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True, timeout=30)
-    else:
-        conn = sqlite3.connect(path, timeout=30, isolation_level=None)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.executescript(_SCHEMA)
-    return conn
-
-
-@dataclass(frozen=True, slots=True)
-class InputRecord:
-    """What a worker found out about one input, for the ``inputs`` table."""
-
-    key: str
-    name: str
-    sha256: str | None
-    status: str
-    error: str | None
-    rows: GameRows | None
+# A part holds about this many games (~40 k hand rows), or what arrived in this
+# many seconds, so a store being written shows progress.
+PART_GAMES = 1000
+PART_SECONDS = 10.0
 
 
 class Store:
-    """A results store opened for writing by one driver process."""
+    """A results store opened for writing by one driver process.
 
-    def __init__(self, root: str | os.PathLike[str]) -> None:
+    Rows are staged as CSV as batches arrive and written as one Parquet part per
+    table every ``part_games`` games (or ``part_seconds``); the inputs of a batch
+    are recorded as done when its part is registered.
+    """
+
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        part_games: int = PART_GAMES,
+        part_seconds: float = PART_SECONDS,
+    ) -> None:
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
         self.path = self.root / DB_NAME
-        self._conn = _connect(self.path)
+        self._conn = cat.connect(self.path)
+        self.part_games = part_games
+        self.part_seconds = part_seconds
+        self._stage: sp.CsvStage | None = None
+        self._games: dict[int, str] = {}
+        self._inputs: list[tuple[object, ...]] = []
+        self._since = time.monotonic()
 
     def __enter__(self) -> Store:
         return self
@@ -196,10 +107,16 @@ class Store:
         self.close()
 
     def close(self) -> None:
-        self._conn.close()
+        try:
+            self.flush()
+        finally:
+            if self._stage is not None:
+                self._stage.discard()
+                self._stage = None
+            self._conn.close()
 
     def seen(self, key: str) -> bool:
-        """Whether an input with this cheap key was audited at this AUDIT_VERSION.
+        """Whether an input with this cheap key was audited at this cat.AUDIT_VERSION.
 
         Inputs left out by a game selection, and those that timed out or crashed
         their worker (which may depend on the machine), are tried again.
@@ -209,194 +126,356 @@ class Store:
         row = self._conn.execute(
             "SELECT 1 FROM inputs WHERE key = ? AND audit_version = ? "
             "AND status IN ('ok', 'known', 'error')",
-            (key, AUDIT_VERSION),
+            (key, cat.AUDIT_VERSION),
         ).fetchone()
         return row is not None
 
     def add(self, records: Sequence[InputRecord]) -> None:
-        """Record one batch in one transaction."""
-        conn = self._conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            _write_games(conn, [r.rows for r in records if r.rows is not None])
-            _write_inputs(conn, records)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+        """Take one batch's rows; they are written with the next part."""
+        for r in records:
+            rows = r.rows
+            if rows is not None:
+                g = int(str(rows.game[0]))
+                if g not in self._games and cat.fresh(self._conn, cat.AUDIT_VERSION, (g,)):
+                    if self._stage is None:
+                        self._stage = sp.CsvStage(self.root / "tmp", f"stage-{os.getpid()}")
+                    self._stage.write("games", (rows.game,))
+                    self._stage.write("hands", rows.hands)
+                    self._stage.write("findings", rows.findings)
+                    self._games[g] = str(rows.game[1])
+            self._inputs.append(cat.input_row(r, cat.AUDIT_VERSION))
+        if (
+            len(self._games) >= self.part_games
+            or time.monotonic() - self._since >= self.part_seconds
+        ):
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the staged rows as a part and record their inputs."""
+        self._since = time.monotonic()
+        part: str | None = None
+        counts = dict.fromkeys(sp.TABLES, 0)
+        if self._stage is not None and self._games:
+            stage, self._stage = self._stage, None
+            counts = dict(stage.counts)
+            part = cat.part_id(self._games.values())
+            dest = {t: sp.part_file(self.root, cat.AUDIT_VERSION, t, part) for t in sp.TABLES}
+            con = sp.connect()
+            try:
+                stage.to_parquet(con, dest)
+            finally:
+                con.close()
+        if part is None and not self._inputs:
+            return
+        cat.register(self._conn, cat.AUDIT_VERSION, part, list(self._games.items()), counts,
+                  self._inputs)  # fmt: skip
+        self._games, self._inputs = {}, []
 
     def ingest_part(self, part: str | os.PathLike[str]) -> None:
-        """Copy a worker's part file into the store, then remove it."""
-        merge_into(self._conn, Path(part))
-        os.remove(part)
+        """Register a part a worker wrote (its manifest, see :func:`write_part`)."""
+        manifest = Path(part)
+        doc = json.loads(manifest.read_text(encoding="utf-8"))
+        version, name = str(doc["version"]), str(doc["part"])
+        games = {int(g): str(sha) for g, sha in doc["games"]}
+        fresh = cat.fresh(self._conn, version, games)
+        staged = {t: manifest.with_name(f"{name}.{t}.parquet") for t in sp.TABLES}
+        registered: str | None = None
+        if fresh:
+            registered = name
+            dest = {t: sp.part_file(self.root, version, t, name) for t in sp.TABLES}
+            if fresh == set(games):
+                for t in sp.TABLES:
+                    dest[t].parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(staged[t], dest[t])
+            else:  # another batch brought some of these games first
+                con = sp.connect()
+                try:
+                    for t in sp.TABLES:
+                        sp.copy_part(con, staged[t], dest[t], sorted(fresh))
+                finally:
+                    con.close()
+        counts = {t: int(doc["counts"][t]) for t in sp.TABLES}
+        inputs = [tuple(row) for row in doc["inputs"]]
+        cat.register(self._conn, version, registered, [(g, games[g]) for g in sorted(fresh)],
+                  counts, inputs)  # fmt: skip
+        for p in staged.values():
+            p.unlink(missing_ok=True)
+        manifest.unlink()
 
     def record_run(self, started: str, audited: int, skipped: int, failed: int) -> None:
+        self.flush()
         self._conn.execute(
             "INSERT INTO runs VALUES (?, ?, ?, ?, ?)",
-            (started, AUDIT_VERSION, audited, skipped, failed),
+            (started, cat.AUDIT_VERSION, audited, skipped, failed),
         )
-
-
-def _write_games(conn: sqlite3.Connection, rows: Iterable[GameRows]) -> None:
-    for r in rows:
-        g = r.game[0]
-        # A game audited at another version is replaced; at this version it is kept.
-        old = conn.execute("SELECT audit_version FROM games WHERE game = ?", (g,)).fetchone()
-        if old is not None and old[0] == AUDIT_VERSION:
-            continue
-        if old is not None:
-            for table in ("games", "hands", "findings"):
-                conn.execute(f"DELETE FROM {table} WHERE game = ?", (g,))
-        conn.execute(f"INSERT INTO games VALUES ({_marks(_GAME_COLS)})", r.game)
-        conn.executemany(f"INSERT INTO hands VALUES ({_marks(_HAND_COLS)})", r.hands)
-        conn.executemany(f"INSERT INTO findings VALUES ({_marks(_FINDING_COLS)})", r.findings)
-
-
-def _write_inputs(conn: sqlite3.Connection, records: Iterable[InputRecord]) -> None:
-    conn.executemany(
-        "INSERT OR REPLACE INTO inputs VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [
-            (
-                r.key or f"!{r.name}",
-                r.name,
-                r.sha256,
-                AUDIT_VERSION,
-                r.status,
-                r.error,
-                game_key(r.sha256) if r.sha256 and r.status in ("ok", "known") else None,
-            )
-            for r in records
-        ],
-    )
-
-
-def _marks(n: int) -> str:
-    return ", ".join("?" * n)
-
-
-def known_content(root: str, sha256_hex: str) -> bool:
-    """Whether the store at ``root`` holds this content at this AUDIT_VERSION (for workers)."""
-    conn = _reader(root)
-    row = conn.execute(
-        "SELECT 1 FROM games WHERE game = ? AND sha256 = ? AND audit_version = ?",
-        (game_key(sha256_hex), sha256_hex, AUDIT_VERSION),
-    ).fetchone()
-    return row is not None
-
-
-_readers: dict[tuple[int, str], sqlite3.Connection] = {}
-
-
-def _reader(root: str) -> sqlite3.Connection:
-    """One read-only connection per process and store (never shared across a fork)."""
-    k = (os.getpid(), root)
-    conn = _readers.get(k)
-    if conn is None:
-        conn = _readers[k] = _connect(Path(root) / DB_NAME, read_only=True)
-    return conn
 
 
 def write_part(path: Path, records: Sequence[InputRecord]) -> None:
-    """Write a batch's rows to a part file of its own, atomically (tmp, then rename).
+    """Write a batch's rows as a part of its own (for distributed workers).
 
-    Used by distributed workers, which write their results where the store is
-    instead of sending them back; a retried batch rewrites the same file.
+    The Parquet files go beside ``path`` (``<stem>.<table>.parquet``), then the
+    manifest ``path`` (JSON: the version, the games, the inputs), each to a
+    temporary name then renamed; the driver registers the part with
+    :meth:`Store.ingest_part`. A retried batch rewrites the same files.
     """
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.unlink(missing_ok=True)
-    conn = _connect(tmp)
+    name = path.name.split(".")[0]
+    stage = sp.CsvStage(path.parent, f".{name}.{os.getpid()}")
+    games: dict[int, str] = {}
+    for r in records:
+        if r.rows is not None and int(str(r.rows.game[0])) not in games:
+            games[int(str(r.rows.game[0]))] = str(r.rows.game[1])
+            stage.write("games", (r.rows.game,))
+            stage.write("hands", r.rows.hands)
+            stage.write("findings", r.rows.findings)
+    counts = dict(stage.counts)
+    con = sp.connect()
     try:
-        conn.execute("PRAGMA journal_mode=DELETE")
-        conn.execute("BEGIN")
-        _write_games(conn, [r.rows for r in records if r.rows is not None])
-        _write_inputs(conn, records)
-        conn.execute("COMMIT")
+        stage.to_parquet(con, {t: path.with_name(f"{name}.{t}.parquet") for t in sp.TABLES})
     finally:
-        conn.close()
+        con.close()
+    doc = {
+        "version": cat.AUDIT_VERSION,
+        "part": name,
+        "games": sorted(games.items()),
+        "counts": counts,
+        "inputs": [cat.input_row(r, cat.AUDIT_VERSION) for r in records],
+    }
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(doc), encoding="utf-8")
     os.replace(tmp, path)
 
 
-def merge_into(conn: sqlite3.Connection, source: Path) -> tuple[int, int]:
-    """Copy another store's (or part's) rows in; games already present are kept.
+# ---- merge and compact ----------------------------------------------------------
 
-    Returns (games added, inputs added or updated).
-    """
-    if not source.exists():
-        raise FileNotFoundError(f"{source}: no such results store")
-    conn.execute("ATTACH DATABASE ? AS src", (str(source),))
+
+def merge(
+    into: str | os.PathLike[str], sources: Sequence[str | os.PathLike[str]]
+) -> dict[str, int]:
+    """Join shard stores into one (``mjaudit merge``); games already present are kept."""
+    target = Store(into)
+    games = inputs = 0
     try:
-        conn.execute("BEGIN IMMEDIATE")
+        for src in sources:
+            g, i = _merge_one(target, Path(src))
+            games, inputs = games + g, inputs + i
+    except duckdb.Error as exc:
+        raise StoreError(str(exc)) from exc
+    finally:
+        target.close()
+    return {"stores": len(sources), "games_added": games, "inputs": inputs}
+
+
+def _merge_one(target: Store, root: Path) -> tuple[int, int]:
+    src = cat.connect(root / DB_NAME, read_only=True)
+    try:
+        parts = src.execute("SELECT part, audit_version FROM parts ORDER BY 2, 1").fetchall()
+        added = 0
+        con = sp.connect()
+        try:
+            for part, version in parts:
+                members = dict(
+                    src.execute(
+                        "SELECT game, sha256 FROM contents WHERE audit_version = ? AND part = ?",
+                        (version, part),
+                    ).fetchall()
+                )
+                fresh = cat.fresh(target._conn, version, members)
+                if not fresh:
+                    continue
+                name = cat.part_id(members[g] for g in fresh)
+                keep = None if fresh == set(members) else sorted(fresh)
+                for t in sp.TABLES:
+                    sp.copy_part(con, sp.part_file(root, version, t, part),
+                                 sp.part_file(target.root, version, t, name), keep)  # fmt: skip
+                counts = dict.fromkeys(sp.TABLES, 0)
+                for t in sp.TABLES:
+                    f = sp.part_file(target.root, version, t, name)
+                    counts[t] = sp.count_rows(con, f)
+                cat.register(target._conn, version, name, [(g, members[g]) for g in sorted(fresh)],
+                          counts, [])  # fmt: skip
+                added += len(fresh)
+        finally:
+            con.close()
+        rows = src.execute("SELECT * FROM inputs").fetchall()
+        cat.register(target._conn, cat.AUDIT_VERSION, None, [], {}, rows)
+        return added, len(rows)
+    finally:
+        src.close()
+
+
+def compact(root: str | os.PathLike[str], part_games: int = 20 * PART_GAMES) -> dict[str, int]:
+    """Rewrite the current version's small parts as fewer, larger ones (``mjaudit compact``).
+
+    The new parts are registered before the old files are removed; a query that
+    started before the switch and is still reading an old file may fail.
+    """
+    store = Store(root)
+    try:
+        conn = store._conn
+        small = conn.execute(
+            "SELECT part, games FROM parts WHERE audit_version = ? AND games < ? ORDER BY part",
+            (cat.AUDIT_VERSION, part_games // 2),
+        ).fetchall()
+        groups: list[list[str]] = []
+        size = part_games
+        for part, n in small:
+            if size + int(n) > part_games:
+                groups.append([])
+                size = 0
+            groups[-1].append(str(part))
+            size += int(n)
+        groups = [g for g in groups if len(g) > 1]
+        con = sp.connect()
+        try:
+            for group in groups:
+                _compact_group(store, con, group)
+        finally:
+            con.close()
+    except duckdb.Error as exc:
+        raise StoreError(str(exc)) from exc
+    finally:
+        store.close()
+    return {"parts_before": sum(len(g) for g in groups), "parts_after": len(groups)}
+
+
+def _compact_group(store: Store, con: duckdb.DuckDBPyConnection, group: list[str]) -> None:
+    conn, v = store._conn, cat.AUDIT_VERSION
+    marks = ", ".join("?" * len(group))
+    games = conn.execute(
+        f"SELECT sha256 FROM contents WHERE audit_version = ? AND part IN ({marks})", (v, *group)
+    ).fetchall()
+    name = cat.part_id(str(s) for (s,) in games)
+    counts = dict.fromkeys(sp.TABLES, 0)
+    for t in sp.TABLES:
+        files = ", ".join(sp.sql_str(str(sp.part_file(store.root, v, t, p))) for p in group)
+        dest = sp.part_file(store.root, v, t, name)
+        sp.copy_part_select(con, f"SELECT * FROM read_parquet([{files}])", dest)
+        counts[t] = sp.count_rows(con, dest)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
         conn.execute(
-            "CREATE TEMP TABLE fresh AS SELECT game FROM src.games "
-            "WHERE game NOT IN (SELECT game FROM main.games)"
+            "INSERT OR REPLACE INTO parts VALUES (?, ?, ?, ?, ?, ?)",
+            (name, v, counts["games"], counts["hands"], counts["findings"],
+             time.strftime("%Y-%m-%dT%H:%M:%S")),
+        )  # fmt: skip
+        conn.execute(
+            f"UPDATE contents SET part = ? WHERE audit_version = ? AND part IN ({marks})",
+            (name, v, *group),
         )
-        added = conn.execute("SELECT count(*) FROM temp.fresh").fetchone()[0]
-        for table in ("games", "hands", "findings"):
-            conn.execute(
-                f"INSERT INTO main.{table} SELECT * FROM src.{table} "
-                "WHERE game IN (SELECT game FROM temp.fresh)"
-            )
-        before = conn.total_changes
-        conn.execute("INSERT OR REPLACE INTO main.inputs SELECT * FROM src.inputs")
-        inputs = conn.total_changes - before
-        conn.execute("DROP TABLE temp.fresh")
+        conn.execute(
+            f"DELETE FROM parts WHERE audit_version = ? AND part IN ({marks})", (v, *group)
+        )
         conn.execute("COMMIT")
     except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
+        conn.execute("ROLLBACK")
         raise
-    finally:
-        conn.execute("DETACH DATABASE src")
-    return int(added), inputs
+    for p in group:
+        for t in sp.TABLES:
+            sp.part_file(store.root, v, t, p).unlink(missing_ok=True)
+
+
+# ---- reading: query and stats ---------------------------------------------------
 
 
 def _store_db(root: str | os.PathLike[str]) -> Path:
     return Path(root) / DB_NAME
 
 
-def merge(
-    into: str | os.PathLike[str], sources: Sequence[str | os.PathLike[str]]
-) -> dict[str, int]:
-    """Join shard stores into one (``mjaudit merge``)."""
-    target = Store(into)
-    games = inputs = 0
-    try:
-        for src in sources:
-            g, i = merge_into(target._conn, _store_db(src))
-            games, inputs = games + g, inputs + i
-    finally:
-        target.close()
-    return {"stores": len(sources), "games_added": games, "inputs": inputs}
+def _open(
+    root: str | os.PathLike[str], tables: Iterable[str]
+) -> tuple[sqlite3.Connection, duckdb.DuckDBPyConnection]:
+    """The catalog (read-only) and a DuckDB with views over the current version's parts.
+
+    The part list is read once, so a query sees the parts registered when it began.
+    """
+    path = _store_db(root)
+    conn = cat.connect(path, read_only=True)
+    parts = [
+        str(p) for (p,) in conn.execute(
+            "SELECT part FROM parts WHERE audit_version = ? ORDER BY part", (cat.AUDIT_VERSION,)
+        )
+    ]  # fmt: skip
+    con = sp.connect()
+    base = path.parent.resolve()
+    sp.define_views(
+        con, {t: [sp.part_file(base, cat.AUDIT_VERSION, t, p) for p in parts] for t in tables}
+    )
+    return conn, con
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_READ_ONLY = {"SELECT", "EXPLAIN"}
 
 
 def query(root: str | os.PathLike[str], sql: str) -> tuple[list[str], Iterator[tuple[object, ...]]]:
-    """Run read-only SQL over a store: column names and a row iterator."""
-    conn = _connect(_store_db(root), read_only=True)
-    cur = conn.execute(sql)
-    columns = [d[0] for d in cur.description or ()]
-    return columns, iter(cur)
+    """Run read-only SQL (DuckDB) over a store: column names and a row iterator.
+
+    ``games``, ``hands`` and ``findings`` are the current version's Parquet parts;
+    ``inputs``, ``runs`` and ``parts`` are copied from the catalog when the SQL
+    names them.
+    """
+    conn, con = _open(root, sp.TABLES)
+    try:
+        words = {w.lower() for w in _WORD.findall(sql)}
+        with tempfile.TemporaryDirectory(prefix="mjaudit-query-") as tmp:
+            for name, cols in cat.CATALOG_TABLES.items():
+                if name in words:
+                    names = ", ".join(n for n, _ in cols)
+                    rows = conn.execute(f"SELECT {names} FROM {name}")
+                    sp.load_rows(con, name, cols, rows, Path(tmp))
+        statements = con.extract_statements(sql)
+        for st in statements:
+            kind = str(st.type).rsplit(".", 1)[-1]
+            if kind not in _READ_ONLY:
+                raise StoreError(f"the store is read-only: only SELECT runs here, not {kind}")
+        cur = con.execute(sql)
+        columns = [d[0] for d in cur.description or ()]
+    except duckdb.Error as exc:
+        con.close()
+        raise StoreError(str(exc)) from exc
+    except BaseException:
+        con.close()
+        raise
+    finally:
+        conn.close()
+    return columns, _rows(con)
+
+
+def _rows(con: duckdb.DuckDBPyConnection) -> Iterator[tuple[object, ...]]:
+    try:
+        while chunk := con.fetchmany(4096):
+            yield from chunk
+    except duckdb.Error as exc:
+        raise StoreError(str(exc)) from exc
+    finally:
+        con.close()
 
 
 def stats(root: str | os.PathLike[str]) -> dict[str, JsonValue]:
     """What a store holds: inputs by status, games, hands, findings by severity and code."""
-    conn = _connect(_store_db(root), read_only=True)
+    conn, con = _open(root, ("games", "findings"))
     try:
         by_status = dict(conn.execute("SELECT status, count(*) FROM inputs GROUP BY 1 ORDER BY 1"))
-        g = conn.execute(
-            "SELECT count(*), coalesce(sum(rounds), 0), coalesce(sum(wins), 0), "
-            "coalesce(sum(draws), 0), coalesce(sum(errors), 0), coalesce(sum(warnings), 0), "
-            "coalesce(sum(infos), 0), count(DISTINCT audit_version) FROM games"
-        ).fetchone()
-        by_players = dict(conn.execute("SELECT players, count(*) FROM games GROUP BY 1"))
-        codes = conn.execute(
-            "SELECT code, severity, count(*) FROM findings GROUP BY 1, 2 ORDER BY 3 DESC, 1"
-        ).fetchall()
         failed = conn.execute(
             "SELECT name, status, error FROM inputs WHERE status IN ('error', 'timeout', "
             "'crashed') ORDER BY name LIMIT 20"
         ).fetchall()
+        versions = conn.execute("SELECT count(DISTINCT audit_version) FROM contents").fetchone()
+        g = con.execute(
+            "SELECT count(*), coalesce(sum(rounds), 0), coalesce(sum(wins), 0), "
+            "coalesce(sum(draws), 0), coalesce(sum(errors), 0), coalesce(sum(warnings), 0), "
+            "coalesce(sum(infos), 0) FROM games"
+        ).fetchall()[0]
+        by_players = dict(con.execute("SELECT players, count(*) FROM games GROUP BY 1 ORDER BY 1")
+                          .fetchall())  # fmt: skip
+        codes = con.execute(
+            "SELECT code, severity, count(*) FROM findings GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2"
+        ).fetchall()
+    except duckdb.Error as exc:
+        raise StoreError(str(exc)) from exc
     finally:
         conn.close()
+        con.close()
     return {
         "schema": "mjaudit.stats/1",
         "inputs": {str(k): int(v) for k, v in by_status.items()},
@@ -407,7 +486,7 @@ def stats(root: str | os.PathLike[str]) -> dict[str, JsonValue]:
         "draws": int(g[3]),
         "findings": {"error": int(g[4]), "warning": int(g[5]), "info": int(g[6])},
         "codes": [{"code": c, "severity": s, "count": int(n)} for c, s, n in codes],
-        "audit_versions": int(g[7]),
+        "audit_versions": int(versions[0]) if versions else 0,
         "failed": [{"input": n, "status": s, "error": e} for n, s, e in failed],
     }
 

@@ -344,12 +344,12 @@ def stats(store: str, fmt: str) -> None:
 
     Example: mjaudit stats --store results/
     """
+    from analyzer.store import StoreError, stats_text
     from analyzer.store import stats as store_stats
-    from analyzer.store import stats_text
 
     try:
         doc = store_stats(store)
-    except (OSError, sqlite3.Error) as exc:
+    except (OSError, sqlite3.Error, StoreError) as exc:
         click.echo(f"mjaudit: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     click.echo(json.dumps(doc, indent=1) if fmt == "json" else stats_text(doc))
@@ -366,6 +366,7 @@ def query(store: str, sql: str, fmt: str) -> None:
     """
     import csv
 
+    from analyzer.store import StoreError
     from analyzer.store import query as store_query
 
     try:
@@ -378,7 +379,7 @@ def query(store: str, sql: str, fmt: str) -> None:
         writer = csv.writer(out, delimiter="\t" if fmt == "tsv" else ",", lineterminator="\n")
         writer.writerow(columns)
         writer.writerows(rows)
-    except (OSError, sqlite3.Error) as exc:
+    except (OSError, sqlite3.Error, StoreError) as exc:
         click.echo(f"mjaudit: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
 
@@ -391,11 +392,12 @@ def merge(shards: tuple[str, ...], into: str) -> None:
 
     Example: mjaudit merge shard-0/ shard-1/ --into results/
     """
+    from analyzer.store import StoreError
     from analyzer.store import merge as merge_stores
 
     try:
         done = merge_stores(into, shards)
-    except (OSError, sqlite3.Error) as exc:
+    except (OSError, sqlite3.Error, StoreError) as exc:
         click.echo(f"mjaudit: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     click.echo(f"merged {done['stores']} stores: {done['games_added']} games added")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from analyzer import store as store_mod
+from analyzer import store_catalog
 from analyzer.batch import RunSummary, Shard, audit_many
 from analyzer.store import Store, query, stats
 from mjaudit.cli import main
@@ -92,7 +93,8 @@ def test_the_store_is_readable_while_a_writer_holds_a_transaction(
     run([str(logs)], st)
     writer = sqlite3.connect(st / store_mod.DB_NAME, isolation_level=None)
     writer.execute("BEGIN IMMEDIATE")
-    writer.execute("DELETE FROM games")
+    writer.execute("DELETE FROM parts")
+    writer.execute("DELETE FROM inputs")
     try:
         assert stats(st)["games"] == len(os.listdir(logs))  # sees the last commit
     finally:
@@ -133,7 +135,9 @@ def test_cli_store_stats_and_query(
     )
     assert capsys.readouterr().out == f"n\n{len(os.listdir(logs))}\n"
     assert main(["query", "--store", st, "DELETE FROM games"]) == 2  # read-only
-    assert "readonly" in capsys.readouterr().err
+    assert "read-only" in capsys.readouterr().err
+    assert main(["query", "--store", st, "COPY games TO 'x.csv'"]) == 2
+    assert "read-only" in capsys.readouterr().err
     assert main(["stats", "--store", str(tmp_path / "nothing")]) == 2
 
 
@@ -163,7 +167,7 @@ def test_a_new_audit_version_reaudits_and_replaces(
 ) -> None:
     st = tmp_path / "store"
     run([str(logs)], st)
-    monkeypatch.setattr(store_mod, "AUDIT_VERSION", "next")
+    monkeypatch.setattr(store_catalog, "AUDIT_VERSION", "next")
     again = run([str(logs)], st)  # one process: the patched version is the one used
     assert again.by_status == {"ok": len(os.listdir(logs))}
     _, rows = query(st, "SELECT DISTINCT audit_version FROM games")

@@ -1,0 +1,254 @@
+"""The results store's catalog (``catalog.sqlite``) and the rows a worker builds.
+
+See :mod:`analyzer.store` for the layout. This module is what workers need:
+the rows of one audited game, and whether the store already holds a content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from analyzer.audit import AUDIT_VERSION, FileAudit
+from mjaudit.events import GameLog, RiichiAccepted, RoundDraw, RoundStart, Win
+from mjaudit.findings import JsonValue
+
+__all__ = [
+    "AUDIT_VERSION",
+    "CATALOG_TABLES",
+    "DB_NAME",
+    "GameRows",
+    "InputRecord",
+    "StoreError",
+    "connect",
+    "fresh",
+    "game_key",
+    "game_rows",
+    "input_row",
+    "known_content",
+    "part_id",
+    "register",
+]
+
+DB_NAME = "catalog.sqlite"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS inputs(
+  key TEXT PRIMARY KEY, name TEXT, sha256 TEXT, audit_version TEXT,
+  status TEXT, error TEXT, game INTEGER);
+CREATE TABLE IF NOT EXISTS contents(
+  audit_version TEXT, game INTEGER, sha256 TEXT, part TEXT,
+  PRIMARY KEY (audit_version, game)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS parts(
+  part TEXT, audit_version TEXT, games INTEGER, hands INTEGER, findings INTEGER,
+  created TEXT, PRIMARY KEY (audit_version, part));
+CREATE TABLE IF NOT EXISTS runs(
+  started TEXT, audit_version TEXT, audited INTEGER, skipped INTEGER, failed INTEGER);
+"""
+
+# The catalog's tables as ``query`` shows them (loaded into DuckDB when named).
+CATALOG_TABLES: dict[str, tuple[tuple[str, str], ...]] = {
+    "inputs": (
+        ("key", "VARCHAR"), ("name", "VARCHAR"), ("sha256", "VARCHAR"),
+        ("audit_version", "VARCHAR"), ("status", "VARCHAR"), ("error", "VARCHAR"),
+        ("game", "BIGINT"),
+    ),
+    "runs": (
+        ("started", "VARCHAR"), ("audit_version", "VARCHAR"), ("audited", "BIGINT"),
+        ("skipped", "BIGINT"), ("failed", "BIGINT"),
+    ),
+    "parts": (
+        ("part", "VARCHAR"), ("audit_version", "VARCHAR"), ("games", "BIGINT"),
+        ("hands", "BIGINT"), ("findings", "BIGINT"), ("created", "VARCHAR"),
+    ),
+}  # fmt: skip
+
+
+class StoreError(Exception):
+    """A store that cannot be read, or a query it cannot run."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRows:
+    """The store's rows for one audited game (built in the worker)."""
+
+    game: tuple[object, ...]
+    hands: tuple[tuple[object, ...], ...]
+    findings: tuple[tuple[object, ...], ...]
+
+
+def game_key(sha256_hex: str) -> int:
+    """A game's key: the first 8 bytes of its content hash as a signed 64-bit int."""
+    return int.from_bytes(bytes.fromhex(sha256_hex[:16]), "big", signed=True)
+
+
+def game_rows(log: GameLog, audit: FileAudit, sha256_hex: str) -> GameRows:
+    """Per-game, per-hand and per-finding rows, from what the log claims."""
+    g = game_key(sha256_hex)
+    hint = log.start.rules_hint
+    players = hint.players
+    names = [p.name for p in log.start.players] + [""] * 4
+    hands: list[tuple[object, ...]] = []
+    start: RoundStart | None = None
+    hand_no = -1
+    riichi: set[int] = set()
+    wins: list[Win] = []
+    draw: RoundDraw | None = None
+
+    def close() -> None:
+        if start is None:
+            return
+        delta = [0] * players
+        for w in wins:
+            for s, d in enumerate(w.claims.deltas or ()):
+                if s < players:
+                    delta[s] += d
+        if draw is not None:
+            for s, d in enumerate(draw.claims.deltas or ()):
+                if s < players:
+                    delta[s] += d
+        result = "win" if wins else "draw" if draw is not None else None
+        for seat in range(players):
+            won = next((w for w in wins if w.seat == seat), None)
+            dealt_in = any(not w.tsumo and w.from_seat == seat for w in wins)
+            score = start.scores[seat] if seat < len(start.scores) else None
+            hands.append((
+                g, hand_no, start.label, seat, names[seat], int(seat == start.dealer),
+                score, delta[seat], int(seat in riichi), int(won is not None), int(dealt_in),
+                won.claims.han if won else None, won.claims.fu if won else None,
+                won.claims.points if won else None, result,
+            ))  # fmt: skip
+
+    for ev in log.events:
+        if isinstance(ev, RoundStart):
+            close()
+            start, hand_no, draw = ev, hand_no + 1, None
+            riichi, wins = set(), []
+        elif isinstance(ev, RiichiAccepted):
+            riichi.add(ev.seat)
+        elif isinstance(ev, Win):
+            wins.append(ev)
+        elif isinstance(ev, RoundDraw):
+            draw = ev
+    close()
+    by_sev = {"error": 0, "warning": 0, "info": 0}
+    findings: list[tuple[object, ...]] = []
+    for f in audit.findings:
+        by_sev[f.severity.value] += 1
+        findings.append((
+            g, f.code, f.severity.value, f.round, f.event, f.seat, f.message,
+            _json(f.expected), _json(f.actual),
+        ))  # fmt: skip
+    hanchan = None if hint.hanchan is None else int(hint.hanchan)
+    game = (
+        g, sha256_hex, AUDIT_VERSION, audit.path, audit.format, audit.game_id, audit.rules,
+        players, hanchan, audit.rounds, audit.wins, audit.draws,
+        by_sev["error"], by_sev["warning"], by_sev["info"],
+    )  # fmt: skip
+    return GameRows(game, tuple(hands), tuple(findings))
+
+
+def _json(value: JsonValue) -> str | None:
+    return None if value is None else json.dumps(value, ensure_ascii=False)
+
+
+def connect(path: Path, read_only: bool = False) -> sqlite3.Connection:
+    if read_only:
+        if not path.exists():
+            raise FileNotFoundError(f"{path.parent}: not a results store (no {path.name})")
+        conn = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True, timeout=30)
+    else:
+        conn = sqlite3.connect(path, timeout=30, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.executescript(_SCHEMA)
+    return conn
+
+
+@dataclass(frozen=True, slots=True)
+class InputRecord:
+    """What a worker found out about one input, for the ``inputs`` table."""
+
+    key: str
+    name: str
+    sha256: str | None
+    status: str
+    error: str | None
+    rows: GameRows | None
+
+
+def input_row(r: InputRecord, version: str) -> tuple[object, ...]:
+    game = game_key(r.sha256) if r.sha256 and r.status in ("ok", "known") else None
+    return (r.key or f"!{r.name}", r.name, r.sha256, version, r.status, r.error, game)
+
+
+def part_id(games: Iterable[str]) -> str:
+    return "part-" + hashlib.sha256("\n".join(sorted(games)).encode()).hexdigest()[:24]
+
+
+def register(
+    conn: sqlite3.Connection,
+    version: str,
+    part: str | None,
+    games: Sequence[tuple[int, str]],
+    counts: dict[str, int],
+    inputs: Sequence[tuple[object, ...]],
+) -> None:
+    """One transaction: a part (if any), its games, and the inputs now done."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if part is not None:
+            conn.execute(
+                "INSERT OR REPLACE INTO parts VALUES (?, ?, ?, ?, ?, ?)",
+                (part, version, counts["games"], counts["hands"], counts["findings"],
+                 time.strftime("%Y-%m-%dT%H:%M:%S")),
+            )  # fmt: skip
+            conn.executemany(
+                "INSERT OR IGNORE INTO contents VALUES (?, ?, ?, ?)",
+                [(version, g, sha, part) for g, sha in games],
+            )
+        conn.executemany("INSERT OR REPLACE INTO inputs VALUES (?, ?, ?, ?, ?, ?, ?)", inputs)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def fresh(conn: sqlite3.Connection, version: str, games: Iterable[int]) -> set[int]:
+    """Those of ``games`` the store does not hold at ``version``."""
+    out: set[int] = set()
+    for g in games:
+        row = conn.execute(
+            "SELECT 1 FROM contents WHERE audit_version = ? AND game = ?", (version, g)
+        ).fetchone()
+        if row is None:
+            out.add(g)
+    return out
+
+
+def known_content(root: str, sha256_hex: str) -> bool:
+    """Whether the store at ``root`` holds this content at this AUDIT_VERSION (for workers)."""
+    conn = _reader(root)
+    row = conn.execute(
+        "SELECT 1 FROM contents WHERE audit_version = ? AND game = ? AND sha256 = ?",
+        (AUDIT_VERSION, game_key(sha256_hex), sha256_hex),
+    ).fetchone()
+    return row is not None
+
+
+_readers: dict[tuple[int, str], sqlite3.Connection] = {}
+
+
+def _reader(root: str) -> sqlite3.Connection:
+    """One read-only connection per process and store (never shared across a fork)."""
+    k = (os.getpid(), root)
+    conn = _readers.get(k)
+    if conn is None:
+        conn = _readers[k] = connect(Path(root) / DB_NAME, read_only=True)
+    return conn
