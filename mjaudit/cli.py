@@ -371,7 +371,7 @@ def query(store: str, sql: str, fmt: str) -> None:
 
     try:
         columns, rows = store_query(store, sql)
-        out = click.get_text_stream("stdout")
+        out = sys.stdout
         if fmt == "json":
             for row in rows:
                 out.write(json.dumps(dict(zip(columns, row, strict=True))) + "\n")
@@ -401,6 +401,24 @@ def merge(shards: tuple[str, ...], into: str) -> None:
         click.echo(f"mjaudit: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     click.echo(f"merged {done['stores']} stores: {done['games_added']} games added")
+
+
+@cli.command()
+@_STORE
+def compact(store: str) -> None:
+    """Rewrite a store's many small part files as a few large ones.
+
+    Example: mjaudit compact --store results/
+    """
+    from analyzer.store import StoreError
+    from analyzer.store import compact as compact_store
+
+    try:
+        done = compact_store(store)
+    except (OSError, sqlite3.Error, StoreError) as exc:
+        click.echo(f"mjaudit: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    click.echo(f"compacted {done['parts_before']} parts into {done['parts_after']}")
 
 
 @cli.command()
