@@ -164,6 +164,7 @@ def audit_log(
                 1 for w in rnd.wins if w.event.claims.dora_indicators is not None
             )
     findings.extend(game.findings)
+    findings.extend(_unfinished(log, game))
     findings.extend(tracker.findings)
     for key in ("rons_checked", "tsumo_wins_checked"):
         checks[key] += tracker.counts[key]
@@ -247,6 +248,37 @@ def _check_end(game: GameReplay, scores: list[int], sticks: int, log: GameLog) -
                     d.claimed,
                 )
             )
+    return out
+
+
+def _unfinished(log: GameLog, game: GameReplay) -> list[Finding]:
+    """A game the log stops before its result: an error if the log says it broke."""
+    out: list[Finding] = []
+    last = game.rounds[-1] if game.rounds else None
+    for pos, message in log.errors:
+        out.append(
+            Finding(
+                "game-incomplete",
+                Severity.ERROR,
+                f"{pos.where}: {message}",
+                log.path,
+                last.label if last else None,
+                None,
+                None,
+            )
+        )
+    if game.end is None and not log.errors:
+        out.append(
+            Finding(
+                "unchecked",
+                Severity.WARNING,
+                "the log ends before the game's result; the game end is not checked",
+                log.path,
+                last.label if last else None,
+                None,
+                None,
+            )
+        )
     return out
 
 

@@ -274,6 +274,9 @@ class GameLog:
     path: str
     format: str
     events: tuple[Event, ...]
+    # Faults the log itself reports, such as an mjai server's ``error`` line that
+    # stopped the game: (where, what). The parser keeps what came before it.
+    errors: tuple[tuple[SourcePos, str], ...] = ()
 
     @property
     def start(self) -> GameStart:

@@ -44,6 +44,7 @@ ERROR_CODES = frozenset(
         "illegal-call",
         "illegal-riichi",
         "inconsistent-log",
+        "game-incomplete",
     }
 )
 WARNING_CODES = frozenset({"rules-assumed", "unchecked"})

@@ -123,6 +123,7 @@ class _Reader:
         self.last_was_draw = False
         self.riichi: set[int] = set()
         self.stopped = False
+        self.errors: list[tuple[SourcePos, str]] = []
         self.tenhou_archive: bool | None = None  # known at the first start_kyoku
 
     # -- helpers ---------------------------------------------------------------------
@@ -525,6 +526,15 @@ class _Reader:
             self.on_end_game(ev)
         elif kind == "error":
             self.stopped = True
+            message = ev.get("message")
+            self.errors.append(
+                (
+                    self.pos,
+                    f"the server stopped the game: {message}"
+                    if message
+                    else "the server stopped the game with an error",
+                )
+            )
         else:
             self.need_round(kind)
             handler = {
@@ -586,4 +596,4 @@ def parse_mjai(data: bytes, path: str) -> GameLog:
             break
     if not any(isinstance(e, RoundStart) for e in reader.events):
         raise LogFormatError(path, f"line {number}", "no hand in this file (no start_kyoku)")
-    return GameLog(path, "mjai", tuple(reader.events))
+    return GameLog(path, "mjai", tuple(reader.events), tuple(reader.errors))

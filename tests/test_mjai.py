@@ -359,3 +359,15 @@ def test_every_corpus_file_parses_and_replays_consistently() -> None:
     assert len(problems) == 9
     assert all(p.startswith("mjaigym") and "draws out of turn" in p for p in problems)
     assert unresolved == 0
+
+
+def test_a_server_error_is_a_game_incomplete_finding() -> None:
+    from analyzer.audit import audit_path
+
+    path = CORPUS / "gimite-server" / "mjai-manue-go_selfmatch_2026-06-18-160903.jsonl"
+    if not path.exists():
+        pytest.skip(f"corpus not available at {CORPUS}")
+    result = audit_path(str(path))
+    errors = [f for f in result.findings if f.severity.value == "error"]
+    assert [f.code for f in errors] == ["game-incomplete"]
+    assert "line 535" in errors[0].message and "player 1's response" in errors[0].message
