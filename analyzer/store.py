@@ -35,8 +35,7 @@ import tempfile
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-
-import duckdb
+from typing import TYPE_CHECKING
 
 from analyzer import store_catalog as cat
 from analyzer import store_parts as sp
@@ -50,6 +49,9 @@ from analyzer.store_catalog import (
     known_content,
 )
 from mjaudit.findings import JsonValue
+
+if TYPE_CHECKING:
+    import duckdb
 
 __all__ = [
     "DB_NAME",
@@ -258,7 +260,7 @@ def merge(
         for src in sources:
             g, i = _merge_one(target, Path(src))
             games, inputs = games + g, inputs + i
-    except duckdb.Error as exc:
+    except sp.error() as exc:
         raise StoreError(str(exc)) from exc
     finally:
         target.close()
@@ -331,7 +333,7 @@ def compact(root: str | os.PathLike[str], part_games: int = 20 * PART_GAMES) -> 
                 _compact_group(store, con, group)
         finally:
             con.close()
-    except duckdb.Error as exc:
+    except sp.error() as exc:
         raise StoreError(str(exc)) from exc
     finally:
         store.close()
@@ -430,7 +432,7 @@ def query(root: str | os.PathLike[str], sql: str) -> tuple[list[str], Iterator[t
                 raise StoreError(f"the store is read-only: only SELECT runs here, not {kind}")
         cur = con.execute(sql)
         columns = [d[0] for d in cur.description or ()]
-    except duckdb.Error as exc:
+    except sp.error() as exc:
         con.close()
         raise StoreError(str(exc)) from exc
     except BaseException:
@@ -445,7 +447,7 @@ def _rows(con: duckdb.DuckDBPyConnection) -> Iterator[tuple[object, ...]]:
     try:
         while chunk := con.fetchmany(4096):
             yield from chunk
-    except duckdb.Error as exc:
+    except sp.error() as exc:
         raise StoreError(str(exc)) from exc
     finally:
         con.close()
@@ -471,7 +473,7 @@ def stats(root: str | os.PathLike[str]) -> dict[str, JsonValue]:
         codes = con.execute(
             "SELECT code, severity, count(*) FROM findings GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2"
         ).fetchall()
-    except duckdb.Error as exc:
+    except sp.error() as exc:
         raise StoreError(str(exc)) from exc
     finally:
         conn.close()

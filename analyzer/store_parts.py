@@ -14,9 +14,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import duckdb
+if TYPE_CHECKING:
+    import duckdb
 
 __all__ = [
     "TABLES",
@@ -27,6 +28,7 @@ __all__ = [
     "count_rows",
     "define_views",
     "empty_table",
+    "error",
     "load_rows",
     "part_file",
     "sql_str",
@@ -63,8 +65,12 @@ def connect() -> duckdb.DuckDBPyConnection:
     """An in-memory DuckDB that never fetches an extension, on one thread.
 
     One thread: the driver forks its workers, and a store writer or a query must
-    not leave a pool of native threads behind in it.
+    not leave a pool of native threads behind in it. DuckDB is imported here, not
+    with the module (it takes about 0.3 s): a re-run with nothing to write, and
+    the workers of a local run, never load it.
     """
+    import duckdb
+
     return duckdb.connect(
         ":memory:",
         config={
@@ -73,6 +79,13 @@ def connect() -> duckdb.DuckDBPyConnection:
             "threads": 1,
         },
     )
+
+
+def error() -> type[Exception]:
+    """DuckDB's base exception (for ``except``; imports DuckDB only when one is raised)."""
+    import duckdb
+
+    return duckdb.Error
 
 
 def sql_str(text: str) -> str:
