@@ -162,7 +162,7 @@ def connect(path: Path, read_only: bool = False) -> sqlite3.Connection:
     if read_only:
         if not path.exists():
             raise FileNotFoundError(f"{path.parent}: not a results store (no {path.name})")
-        conn = sqlite3.connect(path.as_uri() + "?mode=ro", uri=True, timeout=30)
+        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=30)
     else:
         conn = sqlite3.connect(path, timeout=30, isolation_level=None)
         conn.execute("PRAGMA journal_mode=WAL")
