@@ -19,7 +19,9 @@ forbid) and, with ``review=True``, info notes on the play: ``missed-ron``,
 furiten state are kept as data in :attr:`FuritenTracker.timeline` for the reports.
 
 Waits only change when the seat's own hand changes, so they are computed once per
-discard or kan, and not at all for a discard of the tile just drawn.
+discard or kan, and not at all for a discard of the tile just drawn; they come from
+per-suit tables (:func:`analyzer.hand.part_waits`). A discard is only offered to the
+seats that wait on its kind, and the timeline gets an entry only when a view changes.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from analyzer.hand import waits
+from analyzer.hand import NO_WAITS, waits
 from analyzer.replay import RoundState, replay
 from analyzer.review_waits import kinds_text, seat_waits
 from analyzer.scoring import NotAWin, score
@@ -69,16 +71,15 @@ class SeatView:
 # turned before them, the riichi stick paid when nobody rons.
 _KEEP_OFFER = (Win, DoraReveal, RiichiAccepted)
 
-_NOT_TENPAI = SeatView(False, frozenset(), False, None, None)
+_NOT_TENPAI = SeatView(False, NO_WAITS, False, None, None)
 
 
 @dataclass(slots=True)
 class _Seat:
     """What the tracker keeps for one seat during a hand."""
 
-    waits: frozenset[int] = frozenset()
+    waits: frozenset[int] = NO_WAITS
     pond: set[int] = field(default_factory=set)
-    pond_at: dict[int, int] = field(default_factory=dict)  # kind -> first discard event
     temporary: tuple[int, Tile] | None = None  # (event passed, tile)
     riichi: tuple[int, Tile] | None = None
     since: int | None = None
@@ -122,6 +123,10 @@ class FuritenTracker:
         self.timeline: dict[int, list[tuple[int, tuple[SeatView, ...]]]] = {}
         self.counts: Counter[str] = Counter()
         self._seats: list[_Seat] = []
+        self._views_now: list[SeatView] = []  # seat.view of every seat, for the timeline
+        lift = rules.temp_furiten_lifted_by
+        self._lift_on_discard = lift == "discard"
+        self._lift_on_call = lift == "draw-or-call"
         self._players = rules.players
         self._label = ""
         self._round = 0
@@ -138,6 +143,7 @@ class FuritenTracker:
         self._offer = None
         self._tsumo = None
         self._seats = [_Seat() for _ in range(self._players)]
+        self._views_now = [_NOT_TENPAI] * self._players
         for s, seat in enumerate(self._seats):
             seat.waits = seat_waits(state.hands[s], state.melds[s])
             self._refresh(s, state.record.first_event)
@@ -172,7 +178,7 @@ class FuritenTracker:
 
     # -- state -----------------------------------------------------------------------
     def _views(self) -> tuple[SeatView, ...]:
-        return tuple(seat.view for seat in self._seats)
+        return tuple(self._views_now)
 
     def _refresh(self, s: int, at: int) -> SeatView:
         """Rebuild seat ``s``'s view; a furiten that starts now is dated ``at``."""
@@ -192,15 +198,15 @@ class FuritenTracker:
             seat.since = at
         old = seat.view
         if (
-            old.waits is w
-            and old.cause == cause
+            old.cause == cause
             and old.since_event == seat.since
-            and old.tenpai == bool(w)
+            and (old.waits is w or old.waits == w)
         ):
             return old
-        seat.view = SeatView(bool(w), w, cause is not None, cause, seat.since)
+        seat.view = view = SeatView(bool(w), w, cause is not None, cause, seat.since)
+        self._views_now[s] = view
         self._changed = True
-        return seat.view
+        return view
 
     def _reason(self, s: int, view: SeatView) -> str:
         """Why seat ``s`` is furiten, in words."""
@@ -262,11 +268,11 @@ class FuritenTracker:
     def _on_draw(self, index: int, ev: DrawTile, state: RoundState) -> None:
         s = ev.seat
         seat = self._seats[s]
-        if self.rules.temp_furiten_lifted_by != "discard" and seat.temporary is not None:
+        if seat.temporary is not None and not self._lift_on_discard:
             seat.temporary = None
             self._refresh(s, index)
-        seat.drawn = ev.tile.kind
-        if ev.tile.kind in seat.waits:
+        kind = seat.drawn = ev.tile.kind
+        if kind in seat.waits:
             self._tsumo = self._chance(state, s, ev.tile, True, False)
             self._tsumo_index = index
 
@@ -275,11 +281,10 @@ class FuritenTracker:
         seat = self._seats[s]
         kind = ev.tile.kind
         was = seat.view
-        if self.rules.temp_furiten_lifted_by == "discard":
+        if self._lift_on_discard:
             seat.temporary = None
         seat.pond.add(kind)
-        seat.pond_at.setdefault(kind, index)
-        if seat.drawn != kind:
+        if seat.drawn != kind:  # else the 13 tiles are the ones the waits were taken of
             seat.waits = seat_waits(state.hands[s], state.melds[s])
         seat.drawn = None
         view = self._refresh(s, index)
@@ -306,11 +311,11 @@ class FuritenTracker:
         kind = meld.kind
         if kind is MeldKind.CHI or kind is MeldKind.PON:
             # The hand has 3k+2 tiles until the discard that follows; keep the waits.
-            if self.rules.temp_furiten_lifted_by == "draw-or-call" and seat.temporary:
+            if self._lift_on_call and seat.temporary:
                 seat.temporary = None
                 self._refresh(s, index)
             return
-        if kind is MeldKind.DAIMINKAN and self.rules.temp_furiten_lifted_by == "draw-or-call":
+        if kind is MeldKind.DAIMINKAN and self._lift_on_call:
             seat.temporary = None
         seat.waits = seat_waits(state.hands[s], state.melds[s])
         self._refresh(s, index)
@@ -361,10 +366,15 @@ class FuritenTracker:
     def _make_offer(self, index: int, s: int, tile: Tile, chankan: bool, state: RoundState) -> None:
         chances: dict[int, _Chance] = {}
         kind = tile.kind
-        for other in range(self._players):
-            if other != s and kind in self._seats[other].waits:
+        for other, seat in enumerate(self._seats):
+            if kind in seat.waits and other != s:
                 chances[other] = self._chance(state, other, tile, False, chankan)
-        self._offer = _Offer(index, s, tile, chankan, chances)
+        if chances or chankan:
+            self._offer = _Offer(index, s, tile, chankan, chances)
+        else:
+            # A discard nobody waits on settles to nothing, and a ron on it reads the
+            # same seat views and tile (state.last_discard) without an offer.
+            self._offer = None
 
     def _settle_offer(self, offer: _Offer, event: Event | None, index: int) -> None:
         """The offered tile went by: every seat that could have won on it passed it."""

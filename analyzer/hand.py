@@ -27,7 +27,7 @@ A group is encoded as one int: ``k`` (0..33) is a triplet of kind ``k`` and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
 from typing import Final
@@ -36,9 +36,11 @@ __all__ = [
     "SEQ",
     "Decomposition",
     "decompose",
+    "hand_key",
     "is_chiitoitsu",
     "is_complete",
     "is_kokushi",
+    "key_waits",
     "shanten",
     "waits",
 ]
@@ -327,6 +329,149 @@ def _special_waits(counts: Sequence[int]) -> set[int]:
         if len(missing) == 1:
             return {missing[0]}
     return set()
+
+
+# -- waits by hand key --------------------------------------------------------------
+#
+# The furiten tracker asks for a seat's waits after nearly every discard. It keeps a
+# hand as one int, three bits a kind (``hand_key``: the sum of ``KIND_WEIGHT[k]`` over
+# its tiles); the four parts (three suits, the honours) are slices of it. Each distinct
+# part is judged once, in tables filled lazily like the ones above, and only a part
+# that can take the winning tile has its winning kinds worked out, so most hands, the
+# ones two parts away from complete, cost four lookups.
+
+KIND_WEIGHT: Final = tuple(1 << 3 * k for k in range(34))
+NO_WAITS: Final[frozenset[int]] = frozenset()
+_PART_BITS: Final = 27  # nine kinds of three bits
+_PART_MASK: Final = (1 << _PART_BITS) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    """What one part (a suit's or the honours' counts) says about the waits of a hand."""
+
+    size: int  # tiles
+    complete: bool  # sets (size 3k), or sets and a pair (size 3k+2)
+    paired: bool  # complete, with the pair
+    pairs: int  # kinds held exactly twice (seven pairs)
+    singles: int  # kinds held once
+    simples: int  # tiles that are not terminals or honours (thirteen orphans)
+
+
+_SUIT_PARTS: dict[int, _Part] = {}
+_HONOR_PARTS: dict[int, _Part] = {}
+_SUIT_GROWS: dict[int, tuple[int, ...]] = {}
+_HONOR_GROWS: dict[int, tuple[int, ...]] = {}
+
+
+def _decode(key: int, n: int) -> list[int]:
+    return [(key >> 3 * i) & 7 for i in range(n)]
+
+
+def _suit_part(key: int) -> _Part:
+    v = _decode(key, 9)
+    size = sum(v)
+    ok, r = _suit_complete(tuple(v))
+    part = _Part(size, ok, ok and r == 2, v.count(2), v.count(1), size - v[0] - v[8])
+    _SUIT_PARTS[key] = part
+    return part
+
+
+def _honor_part(key: int) -> _Part:
+    h = _decode(key, 7)
+    ok, r = _honors_ok(h)
+    part = _Part(sum(h), ok, ok and r == 2, h.count(2), h.count(1), 0)
+    _HONOR_PARTS[key] = part
+    return part
+
+
+def _suit_grows(key: int) -> tuple[int, ...]:
+    """Local kinds that make the suit complete when added (sets, or sets and a pair)."""
+    found = _SUIT_GROWS.get(key)
+    if found is None:
+        v = _decode(key, 9)
+        out = []
+        for i in range(9):
+            if v[i] >= 4 or not (v[i] or (i > 0 and v[i - 1]) or (i < 8 and v[i + 1])):
+                continue  # no fifth tile; a lone tile completes nothing
+            v[i] += 1
+            if _suit_complete(tuple(v))[0]:
+                out.append(i)
+            v[i] -= 1
+        found = _SUIT_GROWS[key] = tuple(out)
+    return found
+
+
+def _honor_grows(key: int) -> tuple[int, ...]:
+    found = _HONOR_GROWS.get(key)
+    if found is None:
+        h = _decode(key, 7)
+        out = []
+        for i in range(7):
+            if h[i] in (1, 2):
+                h[i] += 1
+                if _honors_ok(h)[0]:
+                    out.append(27 + i)
+                h[i] -= 1
+        found = _HONOR_GROWS[key] = tuple(out)
+    return found
+
+
+def hand_key(kinds: Iterable[int]) -> int:
+    """The key of a hand given as tile kinds, in any order (see :func:`key_waits`)."""
+    key = 0
+    for k in kinds:
+        key += KIND_WEIGHT[k]
+    return key
+
+
+def key_waits(key: int) -> frozenset[int]:
+    """:func:`waits` of a concealed part of 3k+1 tiles given by its :func:`hand_key`.
+
+    Hands that wait on nothing give :data:`NO_WAITS` itself.
+    """
+    mk = key & _PART_MASK
+    pk = (key >> _PART_BITS) & _PART_MASK
+    sk = (key >> 2 * _PART_BITS) & _PART_MASK
+    hk = key >> 3 * _PART_BITS
+    suits = _SUIT_PARTS
+    m = suits.get(mk) or _suit_part(mk)
+    p = suits.get(pk) or _suit_part(pk)
+    s = suits.get(sk) or _suit_part(sk)
+    h = _HONOR_PARTS.get(hk) or _honor_part(hk)
+    total = m.size + p.size + s.size + h.size
+    if total % 3 != 1:
+        raise ValueError(f"waits() needs 3k+1 tiles, got {total}")
+    broken = (not m.complete) + (not p.complete) + (not s.complete) + (not h.complete)
+    found: set[int] | None = None
+    if broken <= 1:
+        # One part takes the winning tile; every other one must be complete already,
+        # and the hand must end with exactly one pair. With nothing broken, two parts
+        # hold a pair each (3k+1 = 3a + 3b + 2 + 2) and either pair may become a set.
+        pairs = m.paired + p.paired + s.paired + h.paired
+        found = set()
+        for base, part, k in ((0, m, mk), (9, p, pk), (18, s, sk), (27, h, hk)):
+            if broken:
+                takes = not part.complete and (
+                    (part.size % 3 == 1 and pairs == 0) or (part.size % 3 == 2 and pairs == 1)
+                )
+            else:
+                takes = part.paired
+            if takes:
+                if base == 27:
+                    found.update(_honor_grows(k))
+                else:
+                    found.update(base + i for i in _suit_grows(k))
+    if total == 13 and (
+        (
+            m.pairs + p.pairs + s.pairs + h.pairs == 6
+            and m.singles + p.singles + s.singles + h.singles == 1
+        )
+        or m.simples + p.simples + s.simples == 0
+    ):
+        counts = [*_decode(mk, 9), *_decode(pk, 9), *_decode(sk, 9), *_decode(hk, 7)]
+        found = (found or set()) | _special_waits(counts)
+    return frozenset(found) if found else NO_WAITS
 
 
 # -- shanten ----------------------------------------------------------------------

@@ -6,7 +6,16 @@ import random
 
 import pytest
 
-from analyzer.hand import SEQ, decompose, is_complete, shanten, waits
+from analyzer.hand import (
+    NO_WAITS,
+    SEQ,
+    decompose,
+    hand_key,
+    is_complete,
+    key_waits,
+    shanten,
+    waits,
+)
 from tests.scoring_helpers import counts
 from tests.scoring_helpers import shanten as shanten_of
 from tests.scoring_helpers import waits as waits_of
@@ -150,3 +159,47 @@ def test_shanten_one_means_a_draw_and_discard_reach_tenpai() -> None:
 def test_waits_rejects_a_complete_hand() -> None:
     with pytest.raises(ValueError, match="3k\\+1"):
         waits(counts("123m456p789s11122z"))
+
+
+def _kinds(c: list[int]) -> list[int]:
+    return [k for k in range(34) for _ in range(c[k])]
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        "1112345678999m",  # nine gates
+        "1133557799m112z",  # seven pairs, waiting on 2z
+        "19m19p19s1234567z",  # thirteen-sided
+        "19m19p19s1234566z",  # thirteen orphans, one kind missing
+        "1111m",  # the fifth 1m does not exist
+        "11m22p",  # shanpon across suits
+        "123456789m1p",
+        "1234z",
+    ],
+)
+def test_key_waits_match_waits(hand: str) -> None:
+    c = counts(hand)
+    assert key_waits(hand_key(_kinds(c))) == waits(c)
+
+
+def test_key_waits_agree_with_waits_on_random_and_ready_hands() -> None:
+    rng = random.Random(11)
+    for _ in range(3000):
+        c = _random_hand(rng, rng.choice([13, 13, 10, 7, 4, 1]))
+        if rng.random() < 0.5:  # a complete hand less one tile: ready, mostly
+            c = [0] * 34
+            for _ in range(4):
+                if rng.random() < 0.5:
+                    c[rng.randrange(34)] += 3
+                else:
+                    k = 9 * rng.randrange(3) + rng.randrange(7)
+                    for d in range(3):
+                        c[k + d] += 1
+            c[rng.randrange(34)] += 2
+            if max(c) > 4:
+                continue
+            c[rng.choice(_kinds(c))] -= 1
+        found = key_waits(hand_key(_kinds(c)))
+        assert found == waits(c), c
+        assert found or found is NO_WAITS
