@@ -45,6 +45,10 @@ KNOWN = {
 
 # Outputs whose audit differs from the input's because the target cannot say it.
 AUDIT_DIFFERS = {
+    # The server's error line that stopped these games is not a game event, so
+    # the converted log ends without it (the source gives game-incomplete).
+    "mjai-manue-go_selfmatch_2026-06-18-160903.jsonl": {"mjai", "tenhou-json"},
+    "mjai-manue-go_selfmatch_2026-06-19-030401.jsonl": {"mjai", "tenhou-json"},
     # mjai records no rules: a chip or ratio lobby's kiriage, honba value and kan
     # dora times, which --rules auto reads off the mjlog's lobby, become Tenhou's.
     "dnovikoff-tenhou_chip.xml": {"mjai"},
