@@ -9,6 +9,7 @@ claim is optional because formats record different things.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
@@ -39,6 +40,8 @@ __all__ = [
     "RulesHint",
     "Win",
     "WinClaims",
+    "make_discard",
+    "make_draw",
     "round_label",
 ]
 
@@ -195,6 +198,58 @@ class DeclareMeld:
     pos: SourcePos
     seat: int
     meld: Meld
+
+
+# Parsers build a draw or a discard for nearly every element of a log. A frozen
+# dataclass's own ``__init__`` sets each field through ``object.__setattr__`` (to get
+# past its own guard), which costs about twice as much as setting the slots directly.
+# These two build the very same frozen values; the guard still holds afterwards.
+_Setter = Callable[[object, object], None]
+
+
+def _slot_setters(cls: type, names: str) -> tuple[_Setter, ...]:
+    return tuple(vars(cls)[name].__set__ for name in names.split())
+
+
+def _draw_builder() -> Callable[[SourcePos, int, Tile, int | None], DrawTile]:
+    new = object.__new__
+    set_pos, set_seat, set_tile, set_id = _slot_setters(DrawTile, "pos seat tile tile_id")
+
+    def make_draw(pos: SourcePos, seat: int, tile: Tile, tile_id: int | None) -> DrawTile:
+        """``DrawTile(pos, seat, tile, tile_id)``, built faster."""
+        ev: DrawTile = new(DrawTile)
+        set_pos(ev, pos)
+        set_seat(ev, seat)
+        set_tile(ev, tile)
+        set_id(ev, tile_id)
+        return ev
+
+    return make_draw
+
+
+def _discard_builder() -> Callable[[SourcePos, int, Tile, bool, int | None], Discard]:
+    new = object.__new__
+    set_pos, set_seat, set_tile, set_tsumogiri, set_id = _slot_setters(
+        Discard, "pos seat tile tsumogiri tile_id"
+    )
+
+    def make_discard(
+        pos: SourcePos, seat: int, tile: Tile, tsumogiri: bool, tile_id: int | None
+    ) -> Discard:
+        """``Discard(pos, seat, tile, tsumogiri, tile_id)``, built faster."""
+        ev: Discard = new(Discard)
+        set_pos(ev, pos)
+        set_seat(ev, seat)
+        set_tile(ev, tile)
+        set_tsumogiri(ev, tsumogiri)
+        set_id(ev, tile_id)
+        return ev
+
+    return make_discard
+
+
+make_draw = _draw_builder()
+make_discard = _discard_builder()
 
 
 @dataclass(frozen=True, slots=True)

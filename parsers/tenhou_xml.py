@@ -9,6 +9,7 @@ It never judges a hand.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote
 
@@ -17,11 +18,9 @@ from lxml import etree
 from mjaudit.errors import LogFormatError, SourcePos
 from mjaudit.events import (
     DeclareMeld,
-    Discard,
     DoraReveal,
     DrawClaims,
     DrawReason,
-    DrawTile,
     EndClaims,
     Event,
     GameEnd,
@@ -37,6 +36,8 @@ from mjaudit.events import (
     RulesHint,
     Win,
     WinClaims,
+    make_discard,
+    make_draw,
 )
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile
@@ -47,6 +48,12 @@ __all__ = ["decode_meld", "parse_tenhou_xml", "tile_from_id"]
 _TILE_LETTERS = {
     **{letter: (True, seat) for seat, letter in enumerate("TUVW")},
     **{letter: (False, seat) for seat, letter in enumerate("DEFG")},
+}
+# Every well-formed draw and discard tag ("T52", "G135"): (is_draw, seat, tile id).
+_HOT_TAGS: dict[object, tuple[bool, int, int]] = {
+    f"{letter}{tile_id}": (is_draw, seat, tile_id)
+    for letter, (is_draw, seat) in _TILE_LETTERS.items()
+    for tile_id in range(136)
 }
 _Ints = tuple[int, ...]
 Attrs = Mapping[str, str]
@@ -84,6 +91,10 @@ _DAN_NAMES = [
     "tenhoui",
 ]
 
+_INIT_HANDS = tuple((f"hai{i}", f"INIT hai{i}") for i in range(4))
+_YAKU_BY_ID = {int(y): y for y in Yaku}
+_LIMITS = tuple(Limit)  # by code 0..5
+
 # Interned tiles by physical id, one table with red fives and one without.
 _TILES_AKA = tuple(Tile(i // 4, i in (16, 52, 88)) for i in range(136))
 _TILES_PLAIN = tuple(Tile(i // 4) for i in range(136))
@@ -104,7 +115,7 @@ def _ints(text: str | None, what: str) -> list[int]:
     if not text.strip():
         return []
     try:
-        return [int(x) for x in text.split(",")]
+        return list(map(int, text.split(",")))
     except ValueError:
         raise _Fail(f"{what} is not a list of integers: {text!r}") from None
 
@@ -119,9 +130,9 @@ def _int(text: str | None, what: str) -> int:
 
 
 def _check_ids(ids: list[int], what: str) -> list[int]:
-    for i in ids:
-        if not 0 <= i < 136:
-            raise _Fail(f"{what}: tile id {i} is outside 0..135")
+    if ids and (min(ids) < 0 or max(ids) >= 136):
+        bad = next(i for i in ids if not 0 <= i < 136)
+        raise _Fail(f"{what}: tile id {bad} is outside 0..135")
     return ids
 
 
@@ -188,6 +199,11 @@ def decode_meld(who: int, m: int, aka: bool = True) -> Meld:
     )
 
 
+# A winner's melds are decoded again from AGARI ``m``; melds are values, so the two
+# decodings can share one.
+_decode_meld_cached = lru_cache(maxsize=4096)(decode_meld)
+
+
 def _rules_hint(attrs: Attrs, players_hint: int | None) -> RulesHint:
     gtype = _int(attrs.get("type", "9"), "GO type")
     players = 3 if gtype & 0x10 else 4
@@ -229,6 +245,7 @@ class _Reader:
         self.first_dealer = 0
         self.last_draw: list[int | None] = [None] * 4
         self.in_round = False
+        self.ended = False
         self.n_players = 4
         self.pos = SourcePos(path, 0)
 
@@ -239,9 +256,8 @@ class _Reader:
     def tile(self, tile_id: int) -> Tile:
         return self.table[tile_id]
 
-    def tiles(self, ids: list[int]) -> tuple[Tile, ...]:
-        table = self.table
-        return tuple(table[i] for i in ids)
+    def tiles(self, ids: list[int] | tuple[int, ...]) -> tuple[Tile, ...]:
+        return tuple(map(self.table.__getitem__, ids))
 
     def ensure_started(self) -> None:
         if self.started:
@@ -321,10 +337,10 @@ class _Reader:
             raise _Fail(f"INIT ten has {len(ten)} numbers, expected 4")
         dealer = self.seat(a, "oya")
         hand_ids: list[tuple[int, ...]] = []
-        for i in range(4):
-            ids = _check_ids(_ints(a.get(f"hai{i}", ""), f"INIT hai{i}"), f"INIT hai{i}")
+        for key, what in _INIT_HANDS:
+            ids = _check_ids(_ints(a.get(key, ""), what), what)
             if ids and len(ids) != 13:
-                raise _Fail(f"INIT hai{i} has {len(ids)} tiles, expected 13")
+                raise _Fail(f"{what} has {len(ids)} tiles, expected 13")
             hand_ids.append(tuple(ids))
         if self.n_players == 4 and not hand_ids[3]:
             raise _Fail("INIT hai3 is empty in a four-player game")
@@ -340,7 +356,7 @@ class _Reader:
                 dealer=dealer,
                 scores=tuple(t * 100 for t in ten),
                 dora_indicator=self.tile(seed[5]),
-                hands=tuple(self.tiles(list(h)) for h in hand_ids),
+                hands=tuple(map(self.tiles, hand_ids)),
                 dice=(seed[3] + 1, seed[4] + 1),
                 dora_indicator_id=seed[5],
                 hand_ids=tuple(hand_ids),
@@ -355,7 +371,7 @@ class _Reader:
     def on_n(self, a: Attrs) -> None:
         self.need_round("N")
         who = self.seat(a, "who")
-        meld = decode_meld(who, _int(a.get("m"), "N m"), self.aka)
+        meld = _decode_meld_cached(who, _int(a.get("m"), "N m"), self.aka)
         if meld.kind in (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN):
             self.last_draw[who] = None
         self.events.append(DeclareMeld(self.pos, who, meld))
@@ -401,7 +417,8 @@ class _Reader:
             raise _Fail(f"AGARI limit code {ten[2]} is outside 0..5")
         hand_ids = _check_ids(_ints(a.get("hai"), "AGARI hai"), "AGARI hai")
         machi = _check_ids([_int(a.get("machi"), "AGARI machi")], "AGARI machi")[0]
-        melds = tuple(decode_meld(who, m, self.aka) for m in _ints(a.get("m", ""), "AGARI m"))
+        aka = self.aka
+        melds = tuple(_decode_meld_cached(who, m, aka) for m in _ints(a.get("m", ""), "AGARI m"))
         yaku: tuple[tuple[Yaku, int], ...] | None = None
         yakuman: tuple[Yaku, ...] | None = None
         han: int | None = None
@@ -432,7 +449,7 @@ class _Reader:
             han=han,
             fu=ten[0],
             points=ten[1],
-            limit=Limit(ten[2]),
+            limit=_LIMITS[ten[2]],
             yaku=yaku,
             yakuman=yakuman,
             dora_indicators=self.tiles(dora_ids),
@@ -451,8 +468,8 @@ class _Reader:
 
     def yaku_id(self, value: int) -> Yaku:
         try:
-            return Yaku(value)
-        except ValueError:
+            return _YAKU_BY_ID[value]
+        except KeyError:
             raise _Fail(f"unknown yaku id {value}") from None
 
     def on_ryuukyoku(self, a: Attrs) -> None:
@@ -495,6 +512,7 @@ class _Reader:
         texts = tuple(parts[i] for i in range(1, 8, 2))
         self.events.append(GameEnd(self.pos, EndClaims(finals, results, texts)))
         self.in_round = False
+        self.ended = True
 
 
 def _describe(el: etree._Element) -> str:
@@ -553,37 +571,48 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
     table = reader.table
     in_round = False
     new_pos = tuple.__new__
+    hot_tags = _HOT_TAGS
     for el in root:
         tag = el.tag
-        if not isinstance(tag, str):  # entity references and the like
-            where = f"line {el.sourceline}"
-            raise LogFormatError(path, where, "unexpected non-element node (entity reference?)")
         index += 1
         # A position per event; built as a plain tuple, which is several times
         # cheaper than the named tuple's own constructor on this hot path.
         pos = new_pos(SourcePos, (path, index, tag, "element"))
-        spec = _TILE_LETTERS.get(tag[0])
-        if spec is not None and in_round and tag[1:].isdigit():
-            # The hot path: one draw or discard, decoded inline.
-            is_draw, seat = spec
-            tile_id = int(tag[1:])
-            if tile_id >= 136:
-                raise LogFormatError(
-                    path, f"element {index}", f"<{tag}/>: tile id {tile_id} is outside 0..135"
-                )
-            tile = table[tile_id]
+        hot = hot_tags.get(tag)
+        if hot is not None and in_round:
+            # The hot path: one draw or discard, decoded by a single lookup.
+            is_draw, seat, tile_id = hot
             if is_draw:
                 last_draw[seat] = tile_id
-                events.append(DrawTile(pos, seat, tile, tile_id))
+                events.append(make_draw(pos, seat, table[tile_id], tile_id))
             else:
                 # mjlog does not mark tsumogiri: it is a discard of the tile that same
                 # seat drew last, with no call in between (tenhou-format.md §1.7).
-                events.append(Discard(pos, seat, tile, last_draw[seat] == tile_id, tile_id))
+                tsumogiri = last_draw[seat] == tile_id
+                events.append(make_discard(pos, seat, table[tile_id], tsumogiri, tile_id))
                 last_draw[seat] = None
             continue
+        if not isinstance(tag, str):  # entity references and the like
+            where = f"line {el.sourceline}"
+            raise LogFormatError(path, where, "unexpected non-element node (entity reference?)")
         try:
+            spec = _TILE_LETTERS.get(tag[0])
             if spec is not None and tag[1:].isdigit():
-                raise _Fail("draw or discard outside a hand (no INIT before it)")
+                # A draw or discard the table above does not hold ("T0012", "D136").
+                if not in_round:
+                    raise _Fail("draw or discard outside a hand (no INIT before it)")
+                tile_id = int(tag[1:])
+                if tile_id >= 136:
+                    raise _Fail(f"tile id {tile_id} is outside 0..135")
+                is_draw, seat = spec
+                if is_draw:
+                    last_draw[seat] = tile_id
+                    events.append(make_draw(pos, seat, table[tile_id], tile_id))
+                else:
+                    tsumogiri = last_draw[seat] == tile_id
+                    events.append(make_discard(pos, seat, table[tile_id], tsumogiri, tile_id))
+                    last_draw[seat] = None
+                continue
             handler = handlers.get(tag)
             if handler is None:
                 raise _Fail(f"unknown tag <{tag}>")
@@ -595,7 +624,7 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
             raise LogFormatError(path, f"element {index}", f"{_describe(el)}: {exc}") from None
     if not reader.started:
         raise LogFormatError(path, f"element {index}", "no game in this file (no INIT)")
-    if not any(isinstance(e, GameEnd) for e in reader.events):
+    if not reader.ended:
         raise LogFormatError(
             path,
             f"element {index}",

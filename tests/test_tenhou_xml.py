@@ -150,6 +150,12 @@ def test_gzip_is_read(tmp_path: Path) -> None:
         pytest.param(_mini("<T60/><X1/>"), "element 6", "unknown tag <X1>", id="unknown-tag"),
         pytest.param(_mini('<T60/><D61/><N who="7" m="3"/>'), "element 7", "who=7", id="bad-seat"),
         pytest.param(_mini("<T60/><D60/>"), "element", "no owari", id="no-final-result"),
+        pytest.param(
+            _mini("<T60/><D136/>"), "element 6", "<D136/>: tile id 136 is outside", id="id-136"
+        ),
+        pytest.param(
+            HEAD.encode() + b"<T60/></mjloggm>", "element 4", "outside a hand", id="no-init"
+        ),
     ],
 )
 def test_bad_input_names_the_position(content: bytes, position: str, words: str) -> None:
@@ -187,3 +193,37 @@ def test_a_discard_right_after_chi_or_pon_is_never_tsumogiri() -> None:
         and isinstance(b, Discard)
     ]
     assert pairs and not any(b.tsumogiri for _, b in pairs)
+
+
+_END = (
+    '<RYUUKYOKU type="yao9" ba="0,0" sc="250,0,250,0,250,0,250,0" '
+    'owari="250,-5.0,250,-15.0,250,5.0,250,15.0"/>'
+)
+
+
+def test_an_odd_draw_tag_is_read_like_a_plain_one() -> None:
+    # "T060" is not one of the tags the fast path knows; it means tile 60 all the same.
+    plain = parse_tenhou_xml(_mini("<T60/><D60/>" + _END), "a.xml").events
+    odd = parse_tenhou_xml(_mini("<T060/><D060/>" + _END), "a.xml").events
+    assert [e for e in odd if not isinstance(e, DrawTile | Discard)] == [
+        e for e in plain if not isinstance(e, DrawTile | Discard)
+    ]
+    draws = [(e.seat, e.tile, e.tile_id) for e in odd if isinstance(e, DrawTile | Discard)]
+    assert draws == [(0, Tile(60 // 4), 60), (0, Tile(60 // 4), 60)]
+    assert next(e for e in odd if isinstance(e, Discard)).tsumogiri
+
+
+def test_fast_event_builders_make_the_same_frozen_values() -> None:
+    from dataclasses import FrozenInstanceError
+
+    from mjaudit.errors import SourcePos
+    from mjaudit.events import make_discard, make_draw
+
+    pos = SourcePos("a.xml", 7, "T60", "element")
+    draw = make_draw(pos, 2, Tile("6p"), 60)
+    assert draw == DrawTile(pos, 2, Tile("6p"), 60) and type(draw) is DrawTile
+    assert hash(draw) == hash(DrawTile(pos, 2, Tile("6p"), 60))
+    discard = make_discard(pos, 1, Tile("0p"), False, None)
+    assert discard == Discard(pos, 1, Tile("0p"), False, None)
+    with pytest.raises(FrozenInstanceError):
+        draw.seat = 3  # type: ignore[misc]
