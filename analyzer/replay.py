@@ -56,12 +56,10 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
     game = GameReplay(log, rules)
     players = rules.players
     state: RoundState | None = None
-    broken = False
+    broken = True  # no round to apply events to (none yet, or the log broke it)
     for index, ev in enumerate(log.events):
         kind = type(ev)
-        if kind is DrawTile or kind is Discard:
-            pass  # the common case, straight to the state below
-        elif kind is RoundStart:
+        if kind is RoundStart:
             assert isinstance(ev, RoundStart)
             if state is not None:
                 _close(state, index - 1, ev.pos, observers)
@@ -73,19 +71,26 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
             for obs in observers:
                 obs.start_round(state)
             continue
-        elif kind is GameEnd:
+        if kind is GameEnd:
             assert isinstance(ev, GameEnd)
             game.end = ev
             game.end_index = index
             continue
-        elif kind is GameStart or kind is Presence:
+        if broken or kind is GameStart or kind is Presence:
             continue
-        if state is None or broken:
-            continue
+        assert state is not None
         state.event_index = index
         state.pos = ev.pos
         try:
-            _apply(state, ev, index)
+            # Draws and discards, nearly every event, go straight to the state when
+            # no kan indicator is owed; everything else through _apply.
+            clock = state.clock
+            if kind is DrawTile and not (clock.kan_window or clock.pending or clock.gap):
+                state.on_draw(ev)  # type: ignore[arg-type]
+            elif kind is Discard and not (clock.kan_window or clock.pending or clock.gap):
+                state.on_discard(ev, index)  # type: ignore[arg-type]
+            else:
+                _apply(state, ev, index)
         except ReplayError as exc:
             broken = True
             state.record.complete = False

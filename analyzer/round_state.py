@@ -40,6 +40,45 @@ __all__ = ["RoundState", "counts34"]
 class RoundState:
     """The live state of one hand while its events are applied."""
 
+    __slots__ = (
+        "calls_made",
+        "clock",
+        "declaring",
+        "discarded_once",
+        "double_riichi",
+        "event_index",
+        "findings",
+        "first_discards",
+        "hands",
+        "ids",
+        "ippatsu",
+        "ippatsu_before_kakan",
+        "kans_by_seat",
+        "kita",
+        "last_discard",
+        "last_draw",
+        "last_kakan",
+        "live_remaining",
+        "melds",
+        "next_drawer",
+        "nsets",
+        "players",
+        "ponds",
+        "pos",
+        "record",
+        "replacement_cause",
+        "replacement_due",
+        "riichi",
+        "rules",
+        "scores",
+        "seen",
+        "start",
+        "sticks",
+        "swap_ban",
+        "turn_seat",
+        "ura_always_recorded",
+    )
+
     def __init__(self, start: RoundStart, rules: Ruleset, players: int, index: int) -> None:
         self.start = start
         self.rules = rules
@@ -81,12 +120,14 @@ class RoundState:
         self.clock = KanDoraClock(start.dora_indicator, start.dora_indicator_id)
         self.findings = self.record.findings
         self.event_index = index
-        if start.hand_ids is not None:
-            for h in start.hand_ids:
-                for i in h:
-                    self.see(i)
+        ids = [i for h in start.hand_ids for i in h] if start.hand_ids is not None else []
         if start.dora_indicator_id is not None:
-            self.see(start.dora_indicator_id)
+            ids.append(start.dora_indicator_id)
+        self.seen.update(ids)
+        if len(self.seen) != len(ids):  # a tile twice: name the first one seen again
+            self.seen.clear()
+            for i in ids:
+                self.see(i)
 
     # -- helpers ---------------------------------------------------------------
     def see(self, tile_id: int | None) -> None:
@@ -179,72 +220,110 @@ class RoundState:
 
     # -- events ----------------------------------------------------------------
     def on_draw(self, ev: DrawTile) -> None:
+        # The most frequent event with on_discard: the checks of see(), give() and
+        # take() are written out here rather than called.
         seat = ev.seat
-        if len(self.hands[seat]) + 3 * self.nsets[seat] != 13:
+        hand = self.hands[seat]
+        if len(hand) + 3 * self.nsets[seat] != 13:
             raise ReplayError(
-                f"seat {seat} draws {ev.tile} holding {len(self.hands[seat])} tiles "
+                f"seat {seat} draws {ev.tile} holding {len(hand)} tiles "
                 f"and {self.nsets[seat]} melds"
             )
-        replacement = self.replacement_due == seat
-        if self.replacement_due is not None and not replacement:
-            raise ReplayError(
-                f"seat {seat} draws while seat {self.replacement_due} owes a replacement draw"
-            )
-        if not replacement and seat != self.next_drawer:
-            who = (
-                "the dealer"
-                if not self.discarded_once[seat] and self.next_drawer == (self.start.dealer)
-                else f"seat {self.next_drawer}"
-            )
-            raise ReplayError(f"seat {seat} draws out of turn: {who} draws next")
-        cause = self.replacement_cause
-        self.replacement_due = None
-        self.replacement_cause = None
+        due = self.replacement_due
+        if due is None:
+            if seat != self.next_drawer:
+                who = (
+                    "the dealer"
+                    if not self.discarded_once[seat] and self.next_drawer == self.start.dealer
+                    else f"seat {self.next_drawer}"
+                )
+                raise ReplayError(f"seat {seat} draws out of turn: {who} draws next")
+            replacement = after_kita = False
+        else:
+            if due != seat:
+                raise ReplayError(
+                    f"seat {seat} draws while seat {due} owes a replacement draw"
+                )
+            replacement = True
+            after_kita = self.replacement_cause is MeldKind.KITA
+            self.replacement_due = None
+            self.replacement_cause = None
         self.live_remaining -= 1
         if self.live_remaining < 0:
             raise ReplayError(f"seat {seat} draws {ev.tile} from an empty wall")
-        self.see(ev.tile_id)
-        self.give(seat, ev.tile, ev.tile_id)
-        self.last_draw = (seat, ev.tile, ev.tile_id, replacement, cause is MeldKind.KITA)
+        tile, tile_id = ev.tile, ev.tile_id
+        ids = self.ids
+        if tile_id is not None:
+            seen = self.seen
+            size = len(seen)
+            seen.add(tile_id)
+            if len(seen) == size:
+                raise ReplayError(f"tile id {tile_id} comes into play twice")
+            if ids is not None:
+                ids[seat].append(tile_id)
+        elif ids is not None:
+            self.ids = None  # the log stopped giving ids; fall back to tiles
+        hand.append(tile)
+        self.last_draw = (seat, tile, tile_id, replacement, after_kita)
         self.last_discard = None
         self.last_kakan = None
         self.turn_seat = seat
 
     def on_discard(self, ev: Discard, index: int) -> None:
         seat = ev.seat
-        if len(self.hands[seat]) + 3 * self.nsets[seat] != 14:
-            raise ReplayError(f"seat {seat} discards {ev.tile} out of turn")
+        hand = self.hands[seat]
+        tile, tile_id = ev.tile, ev.tile_id
+        if len(hand) + 3 * self.nsets[seat] != 14:
+            raise ReplayError(f"seat {seat} discards {tile} out of turn")
         if self.swap_ban is not None:
             banned_seat, kinds = self.swap_ban
             self.swap_ban = None
-            if banned_seat == seat and ev.tile.kind in kinds:
+            if banned_seat == seat and tile.kind in kinds:
                 self.finding(
                     "illegal-call",
-                    f"seat {seat} discards {ev.tile} right after calling for it (kuikae, "
+                    f"seat {seat} discards {tile} right after calling for it (kuikae, "
                     "a swap call, is forbidden)",
                     ev.pos,
                     seat,
                 )
-        self.take(seat, ev.tile, ev.tile_id, "discards")
+        ids = self.ids
+        if ids is not None and tile_id is not None:
+            own = ids[seat]
+            if own[-1] == tile_id:  # tsumogiri: the drawn tile is the last one
+                k = len(own) - 1
+            else:
+                try:
+                    k = own.index(tile_id)
+                except ValueError:
+                    raise ReplayError(
+                        f"seat {seat} discards {tile} (id {tile_id}) but holds {to_mpsz(hand)}"
+                    ) from None
+            del own[k]
+            del hand[k]
+        else:
+            self.take(seat, tile, tile_id, "discards")
         is_riichi = self.declaring == seat
-        if is_riichi and not waits(counts34(self.hands[seat])):
-            self.finding(
-                "illegal-riichi",
-                f"seat {seat} declares riichi discarding {ev.tile}, which leaves "
-                f"{to_mpsz(self.hands[seat])}: not tenpai",
-                ev.pos,
-                seat,
-            )
-        if self.ippatsu[seat] and not is_riichi:
-            self.ippatsu[seat] = False
-        self.ponds[seat].append(PondTile(ev.tile, ev.tsumogiri, is_riichi, False, index))
-        if not self.discarded_once[seat]:
-            self.first_discards[seat] = ev.tile
         if is_riichi:
-            self.double_riichi[seat] = not self.discarded_once[seat] and self.calls_made == 0
-        self.discarded_once[seat] = True
+            if not waits(counts34(hand)):
+                self.finding(
+                    "illegal-riichi",
+                    f"seat {seat} declares riichi discarding {tile}, which leaves "
+                    f"{to_mpsz(hand)}: not tenpai",
+                    ev.pos,
+                    seat,
+                )
+        elif self.ippatsu[seat]:
+            self.ippatsu[seat] = False
+        self.ponds[seat].append(PondTile(tile, ev.tsumogiri, is_riichi, False, index))
+        if not self.discarded_once[seat]:
+            self.first_discards[seat] = tile
+            self.discarded_once[seat] = True
+            if is_riichi:
+                self.double_riichi[seat] = self.calls_made == 0
+        elif is_riichi:
+            self.double_riichi[seat] = False
         self.next_drawer = (seat + 1) % self.players
-        self.last_discard = (seat, ev.tile, ev.tile_id, index)
+        self.last_discard = (seat, tile, tile_id, index)
         self.last_draw = None
         self.last_kakan = None
 
@@ -437,12 +516,16 @@ class RoundState:
                 raise ReplayError(f"seat {seat} rons seat {from_seat}, who has no tile to ron")
             replacement = after_kita = False
             concealed = (*self.hands[seat], win_tile)
-        if claims.hand is not None and Counter(claims.hand) != Counter(concealed):
+        # Tile.__hash__ is kind * 2 + red, one number per tile value: sorted hashes
+        # compare the two hands as multisets.
+        if claims.hand is not None and sorted(map(hash, claims.hand)) != sorted(
+            map(hash, concealed)
+        ):
             raise ReplayError(
                 f"the log shows seat {seat}'s winning hand as {to_mpsz(claims.hand)}, "
                 f"the replay has {to_mpsz(concealed)}"
             )
-        if claims.melds is not None:
+        if claims.melds is not None and list(claims.melds) != self.melds[seat]:
             have = Counter((m.kind, m.tiles) for m in self.melds[seat])
             shown = Counter((m.kind, m.tiles) for m in claims.melds)
             if have != shown:
