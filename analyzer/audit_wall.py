@@ -24,7 +24,13 @@ from mjaudit.events import (
     DoraReveal,
     DrawReason,
     DrawTile,
+    Event,
+    GameEnd,
     GameLog,
+    GameStart,
+    Presence,
+    RiichiAccepted,
+    RiichiDeclared,
     RoundDraw,
     RoundStart,
     Win,
@@ -40,6 +46,11 @@ WINDS = ("East", "South", "West", "North")
 # draw a rinshan draw (never "a DORA tag, then a draw": wall §4.8).
 _RINSHAN_CALLS = frozenset({MeldKind.ANKAN, MeldKind.DAIMINKAN, MeldKind.KAKAN, MeldKind.KITA})
 _EXHAUSTIVE = frozenset({DrawReason.EXHAUSTIVE, DrawReason.NAGASHI_MANGAN})
+# The same as a tuple: a plain Enum hashes in Python, and identity is all it takes.
+_RINSHAN_KINDS = tuple(_RINSHAN_CALLS)
+# The event classes the wall check reads (Discard is passed over), and the others.
+_WALL_KINDS = (DrawTile, Discard, DeclareMeld, DoraReveal, Win, RoundDraw)
+_OTHER_KINDS = frozenset({GameStart, RoundStart, RiichiDeclared, RiichiAccepted, GameEnd, Presence})
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +144,96 @@ def _ids(ids: Sequence[int], aka: bool) -> str:
 
 
 def _trace(rnd: RoundReplay, wall: Wall, log: GameLog, aka: bool) -> RoundWall:
+    """The hand traced through its wall; the first divergence becomes its finding.
+
+    Nearly every hand matches its wall, so :func:`_verify` first checks the hand in
+    bulk; only a hand it does not pass (or cannot judge) is walked event by event
+    by :func:`_find_mismatch`, which words the finding.
+    """
+    verified = _verify(rnd, wall, log.events)
+    if verified is not None:
+        return verified
+    return _find_mismatch(rnd, wall, log, aka)
+
+
+def _verify(rnd: RoundReplay, wall: Wall, events: Sequence[Event]) -> RoundWall | None:
+    """The hand's RoundWall if it matches its wall at every point, else None.
+
+    The same checks as :func:`_find_mismatch`, in the same order, without the words:
+    event classes are told apart by identity and the live draws are read from a
+    precomputed list, so a draw costs a few operations. None means "not verified":
+    a divergence, or an event of a class derived from one the check reads, which
+    is left to the walk.
+    """
+    start = rnd.start
+    players = wall.players
+    if start.dice is not None and (start.dice[0] - 1, start.dice[1] - 1) != wall.dice:
+        return None
+    if start.dora_indicator_id is not None and start.dora_indicator_id != wall.dora_indicator(0):
+        return None
+    for ids, dealt in zip((start.hand_ids or ())[:players], wall.hands, strict=False):
+        if ids != dealt:
+            return None
+    first, last = rnd.first_event, rnd.last_event
+    if last >= len(events) or first < -1:
+        return None  # the walk reads these events by index; let it (and fail as it did)
+    # wall §1.6: live draw n takes yama[first_live - n], and after r rinshan draws
+    # the last live tile is yama[14 + r], so at most live_count(r) live draws.
+    live_tiles = wall.yama[wall.first_live :: -1]
+    limit = wall.live_count(0)
+    live = rinshan = 0
+    revealed = 1
+    pending = [False] * 4
+    for ev in events[first + 1 : last + 1] if last > first else ():
+        # type() is X (not isinstance): one cheap test per event; a derived class
+        # falls to the last branch.
+        if type(ev) is DrawTile:
+            tile_id = ev.tile_id
+            if tile_id is None:
+                continue
+            seat = ev.seat
+            if pending[seat]:
+                pending[seat] = False
+                if rinshan >= wall.max_rinshan or tile_id != wall.rinshan_tile(rinshan):
+                    return None
+                rinshan += 1
+                limit -= 1
+            elif live < limit and tile_id == live_tiles[live]:
+                live += 1
+            else:
+                return None
+        elif type(ev) is Discard:
+            continue
+        elif type(ev) is DeclareMeld:
+            if ev.meld.kind in _RINSHAN_KINDS:
+                pending[ev.seat] = True
+        elif type(ev) is DoraReveal:
+            tile_id = ev.tile_id
+            if tile_id is None:
+                continue
+            if revealed > 4 or tile_id != wall.dora_indicator(revealed):
+                return None
+            revealed += 1
+        elif type(ev) is Win:
+            claims = ev.claims
+            if (
+                claims.dora_indicator_ids is not None
+                and claims.dora_indicator_ids != wall.dora_indicators(revealed)
+            ) or (
+                claims.ura_indicator_ids is not None
+                and claims.ura_indicator_ids != wall.ura_indicators(revealed)
+            ):
+                return None
+        elif type(ev) is RoundDraw:
+            if ev.reason in _EXHAUSTIVE and live != wall.live_count(rinshan):
+                return None
+        elif type(ev) not in _OTHER_KINDS and isinstance(ev, _WALL_KINDS):
+            return None
+    return RoundWall(rnd.index, rnd.label, wall, live, rinshan, revealed)
+
+
+def _find_mismatch(rnd: RoundReplay, wall: Wall, log: GameLog, aka: bool) -> RoundWall:
+    """The event-by-event walk: the first divergence, worded, as the hand's finding."""
     start = rnd.start
     path = log.path
     players = wall.players

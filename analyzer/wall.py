@@ -22,9 +22,10 @@ import binascii
 import hashlib
 import random
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from operator import itemgetter, mod
 
 __all__ = [
     "MT19937",
@@ -265,16 +266,55 @@ def layout_for(fmt: SeedFormat, players: int) -> DeadWallLayout:
     return _LAYOUTS[fmt.modern, players]
 
 
+# Built once: the sorted ids (wall §1.4), copied for each shuffle.
+_SORTED_IDS = {
+    4: tuple(range(136)),
+    3: tuple(i for i in range(136) if i not in _SANMA_GONE),
+}
+# The moduli of the shuffle, N - i for i = 0 .. N-2 (wall §1.4).
+_MODULI = {size: range(size, 1, -1) for size in (136, 108)}
+
+
 def _sorted_ids(players: int) -> list[int]:
-    if players == 3:
-        return [i for i in range(136) if i not in _SANMA_GONE]
-    return list(range(136))
+    return list(_SORTED_IDS[3 if players == 3 else 4])
+
+
+_WORDS = struct.Struct(f"<{_RND_WORDS}I")
+_BLOCKS = tuple(slice(i, i + 128) for i in range(0, 1152, 128))
+_sha512 = hashlib.sha512
 
 
 def hand_words(buffer: bytes) -> tuple[int, ...]:
     """``rnd[0..143]`` from one hand's 1,152-byte buffer: 9 x SHA-512 (wall §1.3)."""
-    digests = b"".join(hashlib.sha512(buffer[i : i + 128]).digest() for i in range(0, 1152, 128))
-    return struct.unpack(f"<{_RND_WORDS}I", digests)
+    view = memoryview(buffer)  # slices of a view hash without copying the block
+    return _WORDS.unpack(b"".join([_sha512(view[block]).digest() for block in _BLOCKS]))
+
+
+def _deal_order(size: int, players: int, turn: int) -> list[int]:
+    """The yama indices of a seat's 13 starting tiles in dealt order (wall §1.7)."""
+    top = size - 1
+    out: list[int] = []
+    for block in range(3):
+        start = top - 4 * (block * players + turn)
+        out += range(start, start - 4, -1)
+    out.append(top - 12 * players - turn)
+    return out
+
+
+# Precomputed: one getter per (size, players, turn) picks a starting hand out of the yama.
+_DEALS: dict[tuple[int, int, int], Callable[[Sequence[int]], tuple[int, ...]]] = {
+    (len(ids), players, turn): itemgetter(*_deal_order(len(ids), players, turn))
+    for players, ids in _SORTED_IDS.items()
+    for turn in range(players)
+}
+# The same getters by (size, players, dealer), for seats 0, 1, ... in order.
+_SEAT_DEALS = {
+    (size, players, dealer): tuple(
+        _DEALS[size, players, (seat - dealer) % players] for seat in range(players)
+    )
+    for size, players, _ in _DEALS
+    for dealer in range(players)
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,8 +345,11 @@ class Wall:
     def hand(self, seat: int) -> tuple[int, ...]:
         """Seat's 13 starting tiles in dealt order, as INIT ``haiN`` lists them (§1.7)."""
         turn = (seat - self.dealer) % self.players
-        top = self.size - 1
         yama = self.yama
+        deal = _DEALS.get((len(yama), self.players, turn))
+        if deal is not None:
+            return deal(yama)
+        top = self.size - 1
         out: list[int] = []
         for block in range(3):
             start = top - 4 * (block * self.players + turn)
@@ -317,6 +360,10 @@ class Wall:
     @property
     def hands(self) -> tuple[tuple[int, ...], ...]:
         """Starting hands by seat (absolute seats 0..players-1)."""
+        deals = _SEAT_DEALS.get((len(self.yama), self.players, self.dealer))
+        if deals is not None:
+            yama = self.yama
+            return tuple([deal(yama) for deal in deals])
         return tuple(self.hand(s) for s in range(self.players))
 
     def live_count(self, rinshan_draws: int = 0) -> int:
@@ -374,8 +421,10 @@ def build_wall(rnd: Sequence[int], fmt: SeedFormat, players: int, dealer: int = 
     """Shuffle (wall §1.4) and roll the dice (§1.5) from one hand's words."""
     yama = _sorted_ids(players)
     size = len(yama)
-    for i in range(size - 1):
-        j = i + rnd[i] % (size - i)  # plain modulo: the bias is part of it (§1.4)
+    # j = i + rnd[i] % (N - i): plain modulo, the bias is part of it (§1.4). The
+    # remainders come from map() in C; only the swaps are left to this loop.
+    for i, step in enumerate(map(mod, rnd, _MODULI[size])):
+        j = i + step
         yama[i], yama[j] = yama[j], yama[i]
     d0, d1 = dice_words(fmt, players)
     return Wall(
