@@ -284,6 +284,12 @@ def _unfinished(log: GameLog, game: GameReplay) -> list[Finding]:
 
 def count_results(log: GameLog) -> tuple[int, int]:
     """Wins and draws as the log records them (for totals when a replay broke)."""
-    wins = sum(1 for e in log.events if isinstance(e, Win))
-    draws = sum(1 for e in log.events if isinstance(e, RoundDraw))
+    # One pass over the events, in C, counts each class; isinstance is then asked once
+    # per class rather than twice per event.
+    wins = draws = 0
+    for kind, n in Counter(map(type, log.events)).items():
+        if issubclass(kind, Win):
+            wins += n
+        if issubclass(kind, RoundDraw):
+            draws += n
     return wins, draws

@@ -287,7 +287,11 @@ def _compare_value(
         if claims.yaku is not None:
             have = Counter(claims.yaku)
             want_y = tenhou_yaku(result, rec.context.riichi or rec.context.double_riichi)
-            if Counter(y for y, _ in have.elements()) != Counter(y for y, _ in want_y.elements()):
+            # Both hold positive counts only, so plain dict equality (in C) is Counter
+            # equality: the same (yaku, han) multiset, the usual case, ends here.
+            if dict.__eq__(have, want_y):
+                pass
+            elif Counter(y for y, _ in have.elements()) != Counter(y for y, _ in want_y.elements()):
                 # Different yaku: the han total differs as a consequence and is not
                 # reported again.
                 extra = ", ".join(_fmt(have - want_y)) or "nothing more"
@@ -295,7 +299,7 @@ def _compare_value(
                 message = f"log lists {extra} where recomputation has {missing}"
                 out.append(_err(rnd, rec, path, "yaku-mismatch", message, _fmt(want_y), _fmt(have)))
                 han_done = True
-            elif have != want_y:
+            else:  # the same yaku with other han
                 want_han = {y: h for (y, h) in want_y}
                 wrong = ", ".join(
                     f"{y.label} {h} han (recomputed {want_han.get(y, 0)})"
@@ -311,13 +315,14 @@ def _compare_value(
             han_done = True
         if not han_done:
             diff("han-mismatch", "han", result.han, claims.han)
-        diff(
-            "fu-mismatch",
-            "fu",
-            result.fu,
-            claims.fu,
-            ", ".join(f"{p.reason} {p.fu}" for p in result.fu_parts),
-        )
+        if claims.fu is not None and result.fu != claims.fu:  # spell out the parts only then
+            diff(
+                "fu-mismatch",
+                "fu",
+                result.fu,
+                claims.fu,
+                ", ".join(f"{p.reason} {p.fu}" for p in result.fu_parts),
+            )
     diff("points-mismatch", "points", result.total, claims.points)
     want_limit = _tenhou_limit(result, rules)
     if claims.limit is not None and claims.limit != want_limit:

@@ -16,7 +16,6 @@ until the single log that does it is found and reported as ``crashed``.
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
 import signal
 import sys
@@ -24,23 +23,28 @@ import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 from types import FrameType
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from analyzer.audit import FileAudit, audit_log, resolve_rules
-from analyzer.store import InputRecord, Store, game_rows, known_content, write_part
+from analyzer.store_catalog import InputRecord, game_rows, known_content
 from mjaudit.errors import MjauditError
 from mjaudit.events import GameLog
 from mjaudit.findings import JsonValue
 from mjaudit.rules import RulesError
 from parsers.containers import Locator, Selection, iter_locators, read_locator
 from parsers.sources import load_bytes
+
+# A run without --store needs only the catalog's records (above); the store itself and
+# the worker pools are imported where they are used, to keep start-up short.
+if TYPE_CHECKING:
+    from concurrent.futures import Executor, Future
+
+    from analyzer.store import Store
 
 __all__ = [
     "BatchOptions",
@@ -192,6 +196,8 @@ def audit_batch(locators: Sequence[Locator], opts: BatchOptions) -> BatchResult:
     outcomes = tuple(_audit_one(loc, opts) for loc in locators)
     if opts.part_dir is None:
         return BatchResult(outcomes)
+    from analyzer.store import write_part
+
     digest = hashlib.sha256("\n".join(loc.key or loc.name for loc in locators).encode())
     part = Path(opts.part_dir) / f"part-{digest.hexdigest()[:24]}.json"
     part.parent.mkdir(parents=True, exist_ok=True)
@@ -221,11 +227,15 @@ class _Pool:
 
     def rebuild(self) -> None:
         """A fresh local pool after a worker died (a Dask cluster heals itself)."""
+        from concurrent.futures import ProcessPoolExecutor
+
         if isinstance(self.executor, ProcessPoolExecutor):
             self.close()
             self.executor = self.make()
 
     def close(self) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
         if isinstance(self.executor, ProcessPoolExecutor):
             self.executor.shutdown(wait=False, cancel_futures=True)
         else:  # Dask's executor has no cancel_futures
@@ -246,6 +256,8 @@ def run_batches(
         for b in batches:
             yield audit_batch(b, opts)
         return
+    from concurrent.futures import FIRST_COMPLETED, wait
+
     pool = _Pool(make_executor)
     pending: dict[int, tuple[Sequence[Locator], Future[BatchResult]]] = {}
     ready: dict[int, BatchResult] = {}
@@ -274,6 +286,8 @@ def run_batches(
 
 
 def _died(exc: BaseException) -> bool:
+    from concurrent.futures.process import BrokenProcessPool
+
     return isinstance(exc, BrokenProcessPool) or _worker_killed(exc)
 
 
@@ -283,6 +297,8 @@ def _collect(
     ready: dict[int, BatchResult],
     opts: BatchOptions,
 ) -> None:
+    from concurrent.futures import wait
+
     suspects: list[tuple[int, Sequence[Locator]]] = []
 
     def take(seq: int, b: Sequence[Locator], f: Future[BatchResult]) -> None:
@@ -340,6 +356,9 @@ def process_pool(jobs: int) -> Callable[[], Executor]:
     and share its imported modules); a driver with threads forks through a
     forkserver instead, since forking a threaded process can deadlock the child.
     """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     methods = multiprocessing.get_all_start_methods()
     single = threading.active_count() == 1 and "fork" in methods and sys.platform == "linux"
     method = "fork" if single else "forkserver" if "forkserver" in methods else None
@@ -451,7 +470,11 @@ def audit_many(
         return
     summary = summary if summary is not None else RunSummary()
     started = time.monotonic()
-    writer = Store(store) if store is not None else None
+    writer: Store | None = None
+    if store is not None:
+        from analyzer.store import Store
+
+        writer = Store(store)
     opts = _with_store(opts, writer, make_executor)
 
     def want(loc: Locator) -> bool:
