@@ -11,8 +11,6 @@ from pathlib import Path
 
 from mjaudit.errors import LogFormatError
 from mjaudit.events import GameLog
-from parsers.mjai import parse_mjai
-from parsers.tenhou_json import parse_tenhou_json
 from parsers.tenhou_xml import parse_tenhou_xml
 
 __all__ = ["LOG_SUFFIXES", "iter_inputs", "load", "load_bytes", "read_input"]
@@ -76,8 +74,13 @@ def _load_json(data: bytes, path: str) -> GameLog:
         event = json.loads(first)
     except (ValueError, UnicodeDecodeError):
         event = None  # a pretty-printed document: Tenhou JSON
+    # Imported here: a run over Tenhou XML alone never needs the JSON readers.
     if isinstance(event, dict) and "type" in event and "log" not in event:
+        from parsers.mjai import parse_mjai
+
         return parse_mjai(data, path)
+    from parsers.tenhou_json import parse_tenhou_json
+
     return parse_tenhou_json(data, path)
 
 
