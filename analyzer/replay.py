@@ -57,6 +57,7 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
     players = rules.players
     state: RoundState | None = None
     broken = True  # no round to apply events to (none yet, or the log broke it)
+    steps = [obs.step for obs in observers]
     for index, ev in enumerate(log.events):
         kind = type(ev)
         if kind is RoundStart:
@@ -100,8 +101,8 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
                 ev.pos,
             )
             continue
-        for obs in observers:
-            obs.step(index, ev, state)
+        for step in steps:
+            step(index, ev, state)
     if state is not None:
         _close(state, len(log.events) - 1, log.events[-1].pos, observers)
     return game

@@ -3,7 +3,11 @@
 Both tools run as command lines, alternately, on the same inputs in the same run;
 the best of N runs of each is reported with the ratio, in wall time and in the CPU
 time (user + system) of the process and its children, which a busy machine disturbs
-less. jansou (PyPI ``jansou``, a
+less.
+
+The project's modules are byte-compiled first, as ``pip install`` does for an
+installed package such as jansou; otherwise a run under ``PYTHONDONTWRITEBYTECODE``
+(or from a fresh checkout) would time the compiler too. jansou (PyPI ``jansou``, a
 peer that re-scores Tenhou logs: hand value and fu only) is not a dependency:
 install it to compare (``pip install jansou``).
 
@@ -13,6 +17,7 @@ install it to compare (``pip install jansou``).
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import shutil
 import subprocess
@@ -39,6 +44,9 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=1)
     args = ap.parse_args()
+    root = Path(__file__).resolve().parents[1]
+    for package in ("mjaudit", "parsers", "analyzer", "reports"):
+        compileall.compile_dir(root / package, quiet=1)
     files = sorted(str(p) for p in Path(args.path).rglob("*.xml"))
     if not files:
         print(f"no .xml logs under {args.path}")

@@ -572,6 +572,7 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
     in_round = False
     new_pos = tuple.__new__
     hot_tags = _HOT_TAGS
+    add = events.append
     for el in root:
         tag = el.tag
         index += 1
@@ -584,12 +585,12 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
             is_draw, seat, tile_id = hot
             if is_draw:
                 last_draw[seat] = tile_id
-                events.append(make_draw(pos, seat, table[tile_id], tile_id))
+                add(make_draw(pos, seat, table[tile_id], tile_id))
             else:
                 # mjlog does not mark tsumogiri: it is a discard of the tile that same
                 # seat drew last, with no call in between (tenhou-format.md §1.7).
                 tsumogiri = last_draw[seat] == tile_id
-                events.append(make_discard(pos, seat, table[tile_id], tsumogiri, tile_id))
+                add(make_discard(pos, seat, table[tile_id], tsumogiri, tile_id))
                 last_draw[seat] = None
             continue
         if not isinstance(tag, str):  # entity references and the like
