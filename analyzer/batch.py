@@ -25,7 +25,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, TextIO
@@ -54,6 +54,7 @@ __all__ = [
     "Shard",
     "audit_batch",
     "audit_many",
+    "available_cpus",
     "run_batches",
 ]
 
@@ -366,6 +367,14 @@ def process_pool(jobs: int) -> Callable[[], Executor]:
     return lambda: ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
 
 
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on every platform
+        return max(1, os.cpu_count() or 1)
+
+
 def _chunks(items: Iterable[Locator], size: int) -> Iterator[list[Locator]]:
     it = iter(items)
     while chunk := list(islice(it, size)):
@@ -455,10 +464,13 @@ def audit_many(
 
     With ``store``, inputs the store already holds are skipped (they are counted
     in ``summary.skipped``) and each batch is recorded as it finishes. Without
-    ``make_executor``, ``jobs > 1`` uses a local process pool, and ``executor``
+    ``make_executor``, ``jobs > 1`` uses a local process pool (``jobs == 0``: one
+    worker per CPU when there is more than one batch, else this process), and ``executor``
     ``dask`` a Dask cluster at ``scheduler`` (an address, a scheduler file, or
     ``local`` for a LocalCluster of ``jobs`` workers).
     """
+    if jobs == 0 and (executor == "dask" or make_executor is not None):
+        jobs = available_cpus()
     if executor == "dask" and make_executor is None:
         from analyzer.dask_exec import dask_executor
 
@@ -475,7 +487,6 @@ def audit_many(
         from analyzer.store import Store
 
         writer = Store(store)
-    opts = _with_store(opts, writer, make_executor)
 
     def want(loc: Locator) -> bool:
         if shard is not None and not shard.holds(loc):
@@ -485,15 +496,22 @@ def audit_many(
             return False
         return True
 
+    batches: Iterator[list[Locator]] = _chunks(
+        iter_locators(paths, opts.selection, want), batch_size
+    )
+    if jobs == 0:
+        # Automatic: a pool of one worker per CPU, but only when there is more than
+        # one batch to share out; a few files are done before a pool would start.
+        first = list(islice(batches, 2))
+        jobs = available_cpus() if len(first) > 1 else 1
+        batches = chain(first, batches)
     if make_executor is None and jobs > 1:
         make_executor = process_pool(jobs)
-    locators = iter_locators(paths, opts.selection, want)
+    opts = _with_store(opts, writer, make_executor)
     show = sys.stderr.isatty() if progress is None else progress
     bar = _Progress(sys.stderr) if show else None
     try:
-        results = run_batches(
-            _chunks(locators, batch_size), opts, make_executor, window or 4 * max(jobs, 1)
-        )
+        results = run_batches(batches, opts, make_executor, window or 4 * max(jobs, 1))
         for result in results:
             if writer is not None:
                 for part in result.parts:

@@ -128,10 +128,11 @@ def _scale_options(f: Callable[..., None]) -> Callable[..., None]:
 @click.option(
     "-j",
     "--jobs",
-    type=click.IntRange(min=1),
-    default=1,
+    type=click.IntRange(min=0),
+    default=0,
     show_default=True,
-    help="Worker processes.",
+    help="Worker processes; 0: one per CPU when there is more than one --batch of "
+    "inputs, else none (all in this process).",
 )
 @click.option("--no-review", is_flag=True, help="Leave out review notes (play advice).")
 @_scale_options

@@ -143,3 +143,24 @@ def test_the_core_does_not_import_dask() -> None:
         "assert 'distributed' not in sys.modules and 'dask' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
+
+
+def test_automatic_jobs_start_a_pool_only_for_more_than_one_batch(
+    corpus_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import analyzer.batch as batch
+
+    pools: list[int] = []
+    real = batch.process_pool
+
+    def counting(jobs: int) -> object:
+        pools.append(jobs)
+        return real(jobs)
+
+    monkeypatch.setattr(batch, "process_pool", counting)
+    monkeypatch.setattr(batch, "available_cpus", lambda: 2)
+    one = [o.status for o in audit_many([str(corpus_dir)], jobs=0, batch_size=24, progress=False)]
+    assert one == ["ok"] * 24 and pools == []  # one batch: audited in this process
+    names = [o.record.name for o in audit_many([str(corpus_dir)], jobs=0, batch_size=5)]
+    assert pools == [2]  # five batches: a pool of one worker per CPU
+    assert names == sorted(names) and len(names) == 24
