@@ -11,7 +11,7 @@ installed package such as jansou; otherwise a run under ``PYTHONDONTWRITEBYTECOD
 peer that re-scores Tenhou logs: hand value and fu only) is not a dependency:
 install it to compare (``pip install jansou``).
 
-    python benchmarks/bench_audit.py [PATH] [--runs N] [--jobs J]
+    python benchmarks/bench_audit.py [PATH] [--runs N] [--jobs J | --defaults]
 """
 
 from __future__ import annotations
@@ -42,7 +42,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("path", nargs="?", default=str(DEFAULT))
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes for both tools")
+    ap.add_argument(
+        "--defaults",
+        action="store_true",
+        help="run each tool with its own default (mjaudit: a worker per CPU; jansou: one)",
+    )
     args = ap.parse_args()
     root = Path(__file__).resolve().parents[1]
     for package in ("mjaudit", "parsers", "analyzer", "reports"):
@@ -51,13 +56,11 @@ def main() -> int:
     if not files:
         print(f"no .xml logs under {args.path}")
         return 2
-    mine = [sys.executable, "-m", "mjaudit", "audit", "--format", "json", "-j", str(args.jobs),
-            args.path]
+    jobs = [] if args.defaults else ["-j", str(args.jobs)]
+    mine = [sys.executable, "-m", "mjaudit", "audit", "--format", "json", *jobs, args.path]
     peer_bin = shutil.which("jansou-validate")
     peer = (
-        [peer_bin, "-q", "-j", str(args.jobs), str(Path(args.path) / "**" / "*.xml")]
-        if peer_bin
-        else None
+        [peer_bin, "-q", *jobs, str(Path(args.path) / "**" / "*.xml")] if peer_bin else None
     )
     inf = float("inf")
     mine_wall = mine_cpu = peer_wall = peer_cpu = inf
@@ -70,7 +73,8 @@ def main() -> int:
             wall, cpu, _ = _time(peer)
             peer_wall, peer_cpu = min(peer_wall, wall), min(peer_cpu, cpu)
     n = len(files)
-    print(f"{n} files, best of {args.runs}, {args.jobs} worker(s)")
+    workers = "each tool's default workers" if args.defaults else f"{args.jobs} worker(s)"
+    print(f"{n} files, best of {args.runs}, {workers}")
     line = "{:<16} wall {:6.2f} s ({:6.1f} games/s)  cpu {:6.2f} s"
     print(line.format("mjaudit audit", mine_wall, n / mine_wall, mine_cpu))
     if peer is None:
