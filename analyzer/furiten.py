@@ -20,8 +20,11 @@ furiten state are kept as data in :attr:`FuritenTracker.timeline` for the report
 
 Waits only change when the seat's own hand changes, so they are computed once per
 discard or kan, and not at all for a discard of the tile just drawn; they come from
-per-suit tables (:func:`analyzer.hand.part_waits`). A discard is only offered to the
-seats that wait on its kind, and the timeline gets an entry only when a view changes.
+per-suit tables (:func:`analyzer.hand.parts_waits`) keyed by part keys that each seat
+keeps up to date as it discards. A discard is only offered to the seats that
+wait on its kind (a per-kind count of waiting seats answers "nobody" at once), a view is
+only rebuilt when what it is made of changed, and the timeline gets an entry only when a
+view changes.
 """
 
 from __future__ import annotations
@@ -29,9 +32,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from analyzer.hand import NO_WAITS, waits
+from analyzer.hand import NO_WAITS, PART_OF, PART_WEIGHT, parts_waits, waits
 from analyzer.replay import RoundState, replay
-from analyzer.review_waits import kinds_text, seat_waits
+from analyzer.review_waits import kinds_text, less_held, tile_parts
 from analyzer.scoring import NotAWin, score
 from analyzer.state import GameReplay
 from mjaudit.events import (
@@ -78,6 +81,9 @@ _NOT_TENPAI = SeatView(False, NO_WAITS, False, None, None)
 class _Seat:
     """What the tracker keeps for one seat during a hand."""
 
+    # Part keys (analyzer.hand.parts_waits) of the concealed tiles but the one drawn
+    # this turn: the tiles the waits are taken of. Kept in step at each discard.
+    parts: list[int]
     waits: frozenset[int] = NO_WAITS
     pond: set[int] = field(default_factory=set)
     temporary: tuple[int, Tile] | None = None  # (event passed, tile)
@@ -123,6 +129,7 @@ class FuritenTracker:
         self.timeline: dict[int, list[tuple[int, tuple[SeatView, ...]]]] = {}
         self.counts: Counter[str] = Counter()
         self._seats: list[_Seat] = []
+        self._waiting = [0] * 34  # seats whose waits hold each kind
         self._views_now: list[SeatView] = []  # seat.view of every seat, for the timeline
         lift = rules.temp_furiten_lifted_by
         self._lift_on_discard = lift == "discard"
@@ -133,6 +140,7 @@ class FuritenTracker:
         self._offer: _Offer | None = None
         self._tsumo: _Chance | None = None
         self._tsumo_index = -1
+        self._unsettled = False  # a tsumo chance or an offer waits for the next event
         self._changed = False
 
     # -- the observer protocol ---------------------------------------------------------
@@ -142,32 +150,33 @@ class FuritenTracker:
         self._round = state.record.index
         self._offer = None
         self._tsumo = None
-        self._seats = [_Seat() for _ in range(self._players)]
+        self._unsettled = False
+        self._seats = [_Seat(tile_parts(state.hands[s])) for s in range(self._players)]
+        self._waiting = [0] * 34
         self._views_now = [_NOT_TENPAI] * self._players
         for s, seat in enumerate(self._seats):
-            seat.waits = seat_waits(state.hands[s], state.melds[s])
-            self._refresh(s, state.record.first_event)
+            found = parts_waits(seat.parts)
+            # A new seat is not tenpai (_NOT_TENPAI); only waits can change that.
+            if found and self._set_waits(s, found, state):
+                self._refresh(s, state.record.first_event)
         self.timeline[self._round] = [(state.record.first_event, self._views())]
+        self._changed = False
 
     def step(self, index: int, event: Event, state: RoundState) -> None:
-        self._changed = False
-        if self._tsumo is not None and not isinstance(event, DoraReveal):
-            self._settle_tsumo(event)
-        offer = self._offer
-        if offer is not None and not isinstance(event, _KEEP_OFFER):
-            self._settle_offer(offer, event, index)
-        match event:
-            case DrawTile():
-                self._on_draw(index, event, state)
-            case Discard():
-                self._on_discard(index, event, state)
-            case DeclareMeld():
-                self._on_meld(index, event, state)
-            case Win():
-                self._on_win(index, event, state)
-            case _:
-                pass
-        if self._changed:
+        if self._unsettled:
+            self._settle(index, event)
+        # By exact type, as the replay does: draws and discards are nearly every event.
+        kind = type(event)
+        if kind is DrawTile:
+            self._on_draw(index, event, state)  # type: ignore[arg-type]
+        elif kind is Discard:
+            self._on_discard(index, event, state)  # type: ignore[arg-type]
+        elif kind is DeclareMeld:
+            self._on_meld(index, event, state)  # type: ignore[arg-type]
+        elif kind is Win:
+            self._on_win(index, event, state)  # type: ignore[arg-type]
+        if self._changed:  # some seat's view changed
+            self._changed = False
             self.timeline[self._round].append((index, self._views()))
 
     def end_round(self, state: RoundState) -> None:
@@ -176,9 +185,33 @@ class FuritenTracker:
         if self._offer is not None:
             self._settle_offer(self._offer, None, state.record.last_event)
 
+    def _settle(self, index: int, event: Event) -> None:
+        """Settle the tsumo chance or the offer that ``event`` ends."""
+        if self._tsumo is not None and not isinstance(event, DoraReveal):
+            self._settle_tsumo(event)
+        offer = self._offer
+        if offer is not None and not isinstance(event, _KEEP_OFFER):
+            self._settle_offer(offer, event, index)
+        self._unsettled = self._tsumo is not None or self._offer is not None
+
     # -- state -----------------------------------------------------------------------
     def _views(self) -> tuple[SeatView, ...]:
         return tuple(self._views_now)
+
+    def _set_waits(self, s: int, found: frozenset[int], state: RoundState) -> bool:
+        """Give seat ``s`` the waits ``found`` in its concealed tiles; True if they changed."""
+        seat = self._seats[s]
+        old = seat.waits
+        new = less_held(found, state.hands[s], state.melds[s])
+        if new is old:  # NO_WAITS both times
+            return False
+        waiting = self._waiting
+        for k in old:
+            waiting[k] -= 1
+        for k in new:
+            waiting[k] += 1
+        seat.waits = new
+        return True
 
     def _refresh(self, s: int, at: int) -> SeatView:
         """Rebuild seat ``s``'s view; a furiten that starts now is dated ``at``."""
@@ -266,27 +299,44 @@ class FuritenTracker:
 
     # -- events ----------------------------------------------------------------------
     def _on_draw(self, index: int, ev: DrawTile, state: RoundState) -> None:
-        s = ev.seat
-        seat = self._seats[s]
+        seat = self._seats[ev.seat]
         if seat.temporary is not None and not self._lift_on_discard:
             seat.temporary = None
-            self._refresh(s, index)
+            self._refresh(ev.seat, index)
         kind = seat.drawn = ev.tile.kind
         if kind in seat.waits:
-            self._tsumo = self._chance(state, s, ev.tile, True, False)
+            self._tsumo = self._chance(state, ev.seat, ev.tile, True, False)
             self._tsumo_index = index
+            self._unsettled = True
 
     def _on_discard(self, index: int, ev: Discard, state: RoundState) -> None:
         s = ev.seat
         seat = self._seats[s]
         kind = ev.tile.kind
+        seat.pond.add(kind)
+        drawn = seat.drawn
+        seat.drawn = None
+        changed = False
+        if drawn != kind:  # else the tiles left are the ones the waits were taken of
+            parts = seat.parts
+            parts[PART_OF[kind]] -= PART_WEIGHT[kind]
+            if drawn is not None:
+                parts[PART_OF[drawn]] += PART_WEIGHT[drawn]
+            found = parts_waits(parts)
+            changed = found is not seat.waits and self._set_waits(s, found, state)
+        # Most discards change nothing the view is made of and judge nothing.
+        if changed or kind in seat.waits or seat.temporary is not None or state.declaring == s:
+            self._judge_discard(index, ev, state)
+        if self._waiting[kind]:  # else nobody can ron it: no offer (see _make_offer)
+            self._make_offer(index, s, ev.tile, False, state)
+
+    def _judge_discard(self, index: int, ev: Discard, state: RoundState) -> None:
+        """Rebuild the discarding seat's view and note what its discard did."""
+        s = ev.seat
+        seat = self._seats[s]
         was = seat.view
         if self._lift_on_discard:
             seat.temporary = None
-        seat.pond.add(kind)
-        if seat.drawn != kind:  # else the 13 tiles are the ones the waits were taken of
-            seat.waits = seat_waits(state.hands[s], state.melds[s])
-        seat.drawn = None
         view = self._refresh(s, index)
         declaring = state.declaring == s
         if declaring and not view.tenpai:
@@ -302,12 +352,12 @@ class FuritenTracker:
             # Newly furiten by this discard; a seat already barred by riichi furiten
             # could not ron before either.
             self._note_discard(index, ev, state, view)
-        self._make_offer(index, s, ev.tile, False, state)
 
     def _on_meld(self, index: int, ev: DeclareMeld, state: RoundState) -> None:
         s, meld = ev.seat, ev.meld
         seat = self._seats[s]
         seat.drawn = None
+        seat.parts = tile_parts(state.hands[s])
         kind = meld.kind
         if kind is MeldKind.CHI or kind is MeldKind.PON:
             # The hand has 3k+2 tiles until the discard that follows; keep the waits.
@@ -317,7 +367,7 @@ class FuritenTracker:
             return
         if kind is MeldKind.DAIMINKAN and self._lift_on_call:
             seat.temporary = None
-        seat.waits = seat_waits(state.hands[s], state.melds[s])
+        self._set_waits(s, parts_waits(seat.parts), state)
         self._refresh(s, index)
         if kind is MeldKind.KAKAN:
             tile = meld.added if meld.added is not None else meld.tiles[0]
@@ -326,6 +376,7 @@ class FuritenTracker:
             # Ron on a kita is an open question for Tenhou (rules-matrix note 7): a
             # win on one is checked for furiten, but letting one go is not judged.
             self._offer = _Offer(index, s, meld.tiles[0], False, {})
+            self._unsettled = True
 
     def _on_win(self, index: int, ev: Win, state: RoundState) -> None:
         s = ev.seat
@@ -371,6 +422,7 @@ class FuritenTracker:
                 chances[other] = self._chance(state, other, tile, False, chankan)
         if chances or chankan:
             self._offer = _Offer(index, s, tile, chankan, chances)
+            self._unsettled = True
         else:
             # A discard nobody waits on settles to nothing, and a ron on it reads the
             # same seat views and tile (state.last_discard) without an offer.

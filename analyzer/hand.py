@@ -41,6 +41,7 @@ __all__ = [
     "is_complete",
     "is_kokushi",
     "key_waits",
+    "parts_waits",
     "shanten",
     "waits",
 ]
@@ -334,16 +335,32 @@ def _special_waits(counts: Sequence[int]) -> set[int]:
 # -- waits by hand key --------------------------------------------------------------
 #
 # The furiten tracker asks for a seat's waits after nearly every discard. It keeps a
-# hand as one int, three bits a kind (``hand_key``: the sum of ``KIND_WEIGHT[k]`` over
-# its tiles); the four parts (three suits, the honours) are slices of it. Each distinct
+# hand as its four parts (three suits, the honours), each a small int, three bits a
+# kind: a tile of kind k adds ``PART_WEIGHT[k]`` to part ``PART_OF[k]``, so a discard
+# is an addition or two. ``hand_key`` packs the four parts in one int. Each distinct
 # part is judged once, in tables filled lazily like the ones above, and only a part
-# that can take the winning tile has its winning kinds worked out, so most hands, the
-# ones two parts away from complete, cost four lookups.
+# that can take the winning tile has its winning kinds worked out.
+#
+# Most hands wait on nothing, and a few counts summed over the parts say so: a part
+# that is not complete (sets, or sets and a pair) must take the winning tile, so two
+# such parts rule out the standard shape, and the seven pairs and thirteen orphans
+# need 13 tiles and six pairs and a single, or no simples. Each part's counts are
+# packed in one int, its signature, with room enough that adding four signatures adds
+# each count exactly (a part holds at most 63 tiles); the verdict on a sum is worked
+# out once. So most hands cost four lookups, three additions and one more lookup.
 
 KIND_WEIGHT: Final = tuple(1 << 3 * k for k in range(34))
+PART_OF: Final = tuple(k // 9 for k in range(34))
+PART_WEIGHT: Final = tuple(1 << 3 * (k % 9) for k in range(34))
 NO_WAITS: Final[frozenset[int]] = frozenset()
 _PART_BITS: Final = 27  # nine kinds of three bits
 _PART_MASK: Final = (1 << _PART_BITS) - 1
+# Fields of a signature: (shift, width) in bits.
+_SIG_TILES: Final = (0, 8)
+_SIG_BROKEN: Final = (8, 3)  # parts that are not complete
+_SIG_PAIRS: Final = (11, 6)  # kinds held exactly twice
+_SIG_SINGLES: Final = (17, 6)  # kinds held once
+_SIG_SIMPLES: Final = (23, 2)  # suits holding simples
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,9 +374,23 @@ class _Part:
     singles: int  # kinds held once
     simples: int  # tiles that are not terminals or honours (thirteen orphans)
 
+    @property
+    def signature(self) -> int:
+        fields = (
+            (_SIG_TILES, self.size),
+            (_SIG_BROKEN, not self.complete),
+            (_SIG_PAIRS, self.pairs),
+            (_SIG_SINGLES, self.singles),
+            (_SIG_SIMPLES, self.simples > 0),
+        )
+        return sum(value << shift for (shift, _), value in fields)
+
 
 _SUIT_PARTS: dict[int, _Part] = {}
 _HONOR_PARTS: dict[int, _Part] = {}
+_SUIT_SIGNATURES: dict[int, int] = {}
+_HONOR_SIGNATURES: dict[int, int] = {}
+_MAY_WAIT: dict[int, bool] = {}  # by the sum of a hand's four signatures
 _SUIT_GROWS: dict[int, tuple[int, ...]] = {}
 _HONOR_GROWS: dict[int, tuple[int, ...]] = {}
 
@@ -374,6 +405,7 @@ def _suit_part(key: int) -> _Part:
     ok, r = _suit_complete(tuple(v))
     part = _Part(size, ok, ok and r == 2, v.count(2), v.count(1), size - v[0] - v[8])
     _SUIT_PARTS[key] = part
+    _SUIT_SIGNATURES[key] = part.signature
     return part
 
 
@@ -382,7 +414,29 @@ def _honor_part(key: int) -> _Part:
     ok, r = _honors_ok(h)
     part = _Part(sum(h), ok, ok and r == 2, h.count(2), h.count(1), 0)
     _HONOR_PARTS[key] = part
+    _HONOR_SIGNATURES[key] = part.signature
     return part
+
+
+def _may_wait(signature: int) -> bool:
+    """Whether a hand whose parts' signatures add up to ``signature`` may wait at all."""
+
+    def field(spec: tuple[int, int]) -> int:
+        shift, width = spec
+        return (signature >> shift) & ((1 << width) - 1)
+
+    total = field(_SIG_TILES)
+    if total % 3 != 1:
+        raise ValueError(f"waits() needs 3k+1 tiles, got {total}")
+    verdict = field(_SIG_BROKEN) <= 1 or (
+        total == 13
+        and (
+            (field(_SIG_PAIRS) == 6 and field(_SIG_SINGLES) == 1)
+            or field(_SIG_SIMPLES) == 0
+        )
+    )
+    _MAY_WAIT[signature] = verdict
+    return verdict
 
 
 def _suit_grows(key: int) -> tuple[int, ...]:
@@ -430,18 +484,43 @@ def key_waits(key: int) -> frozenset[int]:
 
     Hands that wait on nothing give :data:`NO_WAITS` itself.
     """
-    mk = key & _PART_MASK
-    pk = (key >> _PART_BITS) & _PART_MASK
-    sk = (key >> 2 * _PART_BITS) & _PART_MASK
-    hk = key >> 3 * _PART_BITS
+    return parts_waits(
+        (
+            key & _PART_MASK,
+            (key >> _PART_BITS) & _PART_MASK,
+            (key >> 2 * _PART_BITS) & _PART_MASK,
+            key >> 3 * _PART_BITS,
+        )
+    )
+
+
+def parts_waits(parts: Sequence[int]) -> frozenset[int]:
+    """:func:`waits` of a concealed part of 3k+1 tiles given as its four part keys.
+
+    ``parts`` are the man, pin, sou and honour parts, a tile of kind ``k`` adding
+    ``PART_WEIGHT[k]`` to ``parts[PART_OF[k]]``. Hands that wait on nothing give
+    :data:`NO_WAITS` itself.
+    """
+    mk, pk, sk, hk = parts
+    signatures = _SUIT_SIGNATURES
+    try:
+        may_wait = _MAY_WAIT[
+            signatures[mk] + signatures[pk] + signatures[sk] + _HONOR_SIGNATURES[hk]
+        ]
+    except KeyError:  # a part, or a sum, not seen before
+        for k in (mk, pk, sk):
+            if k not in _SUIT_PARTS:
+                _suit_part(k)
+        if hk not in _HONOR_PARTS:
+            _honor_part(hk)
+        may_wait = _may_wait(
+            signatures[mk] + signatures[pk] + signatures[sk] + _HONOR_SIGNATURES[hk]
+        )
+    if not may_wait:
+        return NO_WAITS
     suits = _SUIT_PARTS
-    m = suits.get(mk) or _suit_part(mk)
-    p = suits.get(pk) or _suit_part(pk)
-    s = suits.get(sk) or _suit_part(sk)
-    h = _HONOR_PARTS.get(hk) or _honor_part(hk)
+    m, p, s, h = suits[mk], suits[pk], suits[sk], _HONOR_PARTS[hk]
     total = m.size + p.size + s.size + h.size
-    if total % 3 != 1:
-        raise ValueError(f"waits() needs 3k+1 tiles, got {total}")
     broken = (not m.complete) + (not p.complete) + (not s.complete) + (not h.complete)
     found: set[int] | None = None
     if broken <= 1:

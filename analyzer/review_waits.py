@@ -1,17 +1,19 @@
 """Waits for the furiten tracker, from the per-part tables of :mod:`analyzer.hand`.
 
-A hand becomes one int key in one pass over its tiles; :func:`analyzer.hand.key_waits`
-answers from tables filled once per distinct suit, so most discards cost a handful of
-dict lookups.
+A hand is kept as its four part keys (:func:`tile_parts`), which a draw or a discard
+updates with one addition, and :func:`analyzer.hand.parts_waits` answers from tables
+filled once per distinct suit, so most discards cost a handful of dict lookups.
 """
 
 from __future__ import annotations
 
-from analyzer.hand import KIND_WEIGHT, NO_WAITS, key_waits
+from collections.abc import Iterable
+
+from analyzer.hand import NO_WAITS, PART_OF, PART_WEIGHT, parts_waits
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile, to_mpsz
 
-__all__ = ["kinds_text", "seat_waits"]
+__all__ = ["kinds_text", "less_held", "seat_waits", "tile_parts"]
 
 
 def seat_waits(hand: list[Tile], melds: list[Meld]) -> frozenset[int]:
@@ -19,20 +21,35 @@ def seat_waits(hand: list[Tile], melds: list[Meld]) -> frozenset[int]:
 
     Hands that wait on nothing give :data:`analyzer.hand.NO_WAITS` itself.
     """
-    key = 0
+    return less_held(parts_waits(tile_parts(hand)), hand, melds)
+
+
+def tile_parts(tiles: Iterable[Tile]) -> list[int]:
+    """The part keys of ``tiles`` (see :func:`analyzer.hand.parts_waits`)."""
+    parts = [0, 0, 0, 0]
+    for t in tiles:
+        k = t.kind
+        parts[PART_OF[k]] += PART_WEIGHT[k]
+    return parts
+
+
+def less_held(found: frozenset[int], hand: list[Tile], melds: list[Meld]) -> frozenset[int]:
+    """``found``, the waits of ``hand``, less the kinds the seat holds all four of.
+
+    :func:`analyzer.hand.parts_waits` already leaves out the ones all in the hand, so
+    only a seat with melds needs counting; empty waits give ``NO_WAITS`` itself.
+    """
+    if not found or not melds:
+        return found
+    counts = [0] * 34
     for t in hand:
-        key += KIND_WEIGHT[t.kind]
-    found = key_waits(key)
-    if found and melds:
-        counts = [0] * 34
-        for t in hand:
-            counts[t.kind] += 1
-        for m in melds:
-            if m.kind is not MeldKind.KITA:
-                for t in m.tiles:
-                    counts[t.kind] += 1
-        if any(counts[k] >= 4 for k in found):
-            found = frozenset(k for k in found if counts[k] < 4) or NO_WAITS
+        counts[t.kind] += 1
+    for m in melds:
+        if m.kind is not MeldKind.KITA:
+            for t in m.tiles:
+                counts[t.kind] += 1
+    if any(counts[k] >= 4 for k in found):
+        return frozenset(k for k in found if counts[k] < 4) or NO_WAITS
     return found
 
 
