@@ -203,7 +203,7 @@ class FuritenTracker:
         seat = self._seats[s]
         old = seat.waits
         new = less_held(found, state.hands[s], state.melds[s])
-        if new is old:  # NO_WAITS both times
+        if new is old or new == old:
             return False
         waiting = self._waiting
         for k in old:
@@ -300,7 +300,7 @@ class FuritenTracker:
     # -- events ----------------------------------------------------------------------
     def _on_draw(self, index: int, ev: DrawTile, state: RoundState) -> None:
         seat = self._seats[ev.seat]
-        if seat.temporary is not None and not self._lift_on_discard:
+        if not self._lift_on_discard and seat.temporary is not None:
             seat.temporary = None
             self._refresh(ev.seat, index)
         kind = seat.drawn = ev.tile.kind

@@ -343,11 +343,12 @@ def _special_waits(counts: Sequence[int]) -> set[int]:
 #
 # Most hands wait on nothing, and a few counts summed over the parts say so: a part
 # that is not complete (sets, or sets and a pair) must take the winning tile, so two
-# such parts rule out the standard shape, and the seven pairs and thirteen orphans
-# need 13 tiles and six pairs and a single, or no simples. Each part's counts are
-# packed in one int, its signature, with room enough that adding four signatures adds
-# each count exactly (a part holds at most 63 tiles); the verdict on a sum is worked
-# out once. So most hands cost four lookups, three additions and one more lookup.
+# such parts rule out the standard shape, and seven pairs and thirteen orphans need
+# 13 tiles with six pairs and a single, or with no simples. A part's counts are packed
+# in one int, its signature, each in a field wide enough for the sum over four parts
+# (a part holds at most 63 tiles), so adding the signatures adds the counts; which
+# shapes a sum may wait in is worked out once. Most hands thus cost four lookups,
+# three additions and one more lookup.
 
 KIND_WEIGHT: Final = tuple(1 << 3 * k for k in range(34))
 PART_OF: Final = tuple(k // 9 for k in range(34))
@@ -355,12 +356,16 @@ PART_WEIGHT: Final = tuple(1 << 3 * (k % 9) for k in range(34))
 NO_WAITS: Final[frozenset[int]] = frozenset()
 _PART_BITS: Final = 27  # nine kinds of three bits
 _PART_MASK: Final = (1 << _PART_BITS) - 1
-# Fields of a signature: (shift, width) in bits.
-_SIG_TILES: Final = (0, 8)
-_SIG_BROKEN: Final = (8, 3)  # parts that are not complete
-_SIG_PAIRS: Final = (11, 6)  # kinds held exactly twice
-_SIG_SINGLES: Final = (17, 6)  # kinds held once
-_SIG_SIMPLES: Final = (23, 2)  # suits holding simples
+# Signature fields: shift, and width in a comment. The ones that vary most come lowest,
+# where the hash table looks first.
+_SINGLES: Final = 0  # 6 bits: kinds held once
+_PAIRS: Final = 6  # 6 bits: kinds held exactly twice
+_TILES: Final = 12  # 8 bits
+_BROKEN: Final = 20  # 3 bits: parts that are not complete
+_SIMPLE_SUITS: Final = 23  # suits that hold simples
+# Shapes a hand may wait in.
+_STANDARD: Final = 1  # four sets and a pair: at most one part is not complete
+_SPECIAL: Final = 2  # seven pairs or thirteen orphans
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,22 +381,24 @@ class _Part:
 
     @property
     def signature(self) -> int:
-        fields = (
-            (_SIG_TILES, self.size),
-            (_SIG_BROKEN, not self.complete),
-            (_SIG_PAIRS, self.pairs),
-            (_SIG_SINGLES, self.singles),
-            (_SIG_SIMPLES, self.simples > 0),
+        return (
+            self.singles << _SINGLES
+            | self.pairs << _PAIRS
+            | self.size << _TILES
+            | (not self.complete) << _BROKEN
+            | (self.simples > 0) << _SIMPLE_SUITS
         )
-        return sum(value << shift for (shift, _), value in fields)
 
 
 _SUIT_PARTS: dict[int, _Part] = {}
 _HONOR_PARTS: dict[int, _Part] = {}
 _SUIT_SIGNATURES: dict[int, int] = {}
 _HONOR_SIGNATURES: dict[int, int] = {}
-_MAY_WAIT: dict[int, bool] = {}  # by the sum of a hand's four signatures
-_SUIT_GROWS: dict[int, tuple[int, ...]] = {}
+_SHAPES: dict[int, int] = {}  # by the sum of a hand's four signatures
+# One int object per distinct signature (a few hundred), shared by the tables above so
+# that reading them stays in the cache.
+_SIGNATURES: dict[int, int] = {}
+_SUIT_GROWS: tuple[dict[int, tuple[int, ...]], ...] = ({}, {}, {})  # by suit
 _HONOR_GROWS: dict[int, tuple[int, ...]] = {}
 
 
@@ -405,7 +412,7 @@ def _suit_part(key: int) -> _Part:
     ok, r = _suit_complete(tuple(v))
     part = _Part(size, ok, ok and r == 2, v.count(2), v.count(1), size - v[0] - v[8])
     _SUIT_PARTS[key] = part
-    _SUIT_SIGNATURES[key] = part.signature
+    _SUIT_SIGNATURES[key] = _SIGNATURES.setdefault(part.signature, part.signature)
     return part
 
 
@@ -414,34 +421,30 @@ def _honor_part(key: int) -> _Part:
     ok, r = _honors_ok(h)
     part = _Part(sum(h), ok, ok and r == 2, h.count(2), h.count(1), 0)
     _HONOR_PARTS[key] = part
-    _HONOR_SIGNATURES[key] = part.signature
+    _HONOR_SIGNATURES[key] = _SIGNATURES.setdefault(part.signature, part.signature)
     return part
 
 
-def _may_wait(signature: int) -> bool:
-    """Whether a hand whose parts' signatures add up to ``signature`` may wait at all."""
-
-    def field(spec: tuple[int, int]) -> int:
-        shift, width = spec
-        return (signature >> shift) & ((1 << width) - 1)
-
-    total = field(_SIG_TILES)
+def _shapes(signature: int) -> int:
+    """The shapes a hand whose parts' signatures add up to ``signature`` may wait in."""
+    total = (signature >> _TILES) & 255
     if total % 3 != 1:
         raise ValueError(f"waits() needs 3k+1 tiles, got {total}")
-    verdict = field(_SIG_BROKEN) <= 1 or (
-        total == 13
-        and (
-            (field(_SIG_PAIRS) == 6 and field(_SIG_SINGLES) == 1)
-            or field(_SIG_SIMPLES) == 0
-        )
-    )
-    _MAY_WAIT[signature] = verdict
-    return verdict
+    pairs = (signature >> _PAIRS) & 63
+    singles = (signature >> _SINGLES) & 63
+    shapes = 0
+    if (signature >> _BROKEN) & 7 <= 1:
+        shapes |= _STANDARD
+    if total == 13 and ((pairs == 6 and singles == 1) or signature >> _SIMPLE_SUITS == 0):
+        shapes |= _SPECIAL
+    _SHAPES[signature] = shapes
+    return shapes
 
 
-def _suit_grows(key: int) -> tuple[int, ...]:
-    """Local kinds that make the suit complete when added (sets, or sets and a pair)."""
-    found = _SUIT_GROWS.get(key)
+def _suit_grows(suit: int, key: int) -> tuple[int, ...]:
+    """Kinds that make the suit complete when added (sets, or sets and a pair)."""
+    table = _SUIT_GROWS[suit]
+    found = table.get(key)
     if found is None:
         v = _decode(key, 9)
         out = []
@@ -450,9 +453,9 @@ def _suit_grows(key: int) -> tuple[int, ...]:
                 continue  # no fifth tile; a lone tile completes nothing
             v[i] += 1
             if _suit_complete(tuple(v))[0]:
-                out.append(i)
+                out.append(9 * suit + i)
             v[i] -= 1
-        found = _SUIT_GROWS[key] = tuple(out)
+        found = table[key] = tuple(out)
     return found
 
 
@@ -504,7 +507,7 @@ def parts_waits(parts: Sequence[int]) -> frozenset[int]:
     mk, pk, sk, hk = parts
     signatures = _SUIT_SIGNATURES
     try:
-        may_wait = _MAY_WAIT[
+        shapes = _SHAPES[
             signatures[mk] + signatures[pk] + signatures[sk] + _HONOR_SIGNATURES[hk]
         ]
     except KeyError:  # a part, or a sum, not seen before
@@ -513,44 +516,49 @@ def parts_waits(parts: Sequence[int]) -> frozenset[int]:
                 _suit_part(k)
         if hk not in _HONOR_PARTS:
             _honor_part(hk)
-        may_wait = _may_wait(
+        shapes = _shapes(
             signatures[mk] + signatures[pk] + signatures[sk] + _HONOR_SIGNATURES[hk]
         )
-    if not may_wait:
+    if not shapes:
         return NO_WAITS
+    found = _standard_waits(mk, pk, sk, hk) if shapes & _STANDARD else set()
+    if shapes & _SPECIAL:
+        counts = [*_decode(mk, 9), *_decode(pk, 9), *_decode(sk, 9), *_decode(hk, 7)]
+        found |= _special_waits(counts)
+    return frozenset(found) if found else NO_WAITS
+
+
+def _standard_waits(mk: int, pk: int, sk: int, hk: int) -> set[int]:
+    """Winning kinds of four sets and a pair, for parts of which at most one is broken."""
     suits = _SUIT_PARTS
     m, p, s, h = suits[mk], suits[pk], suits[sk], _HONOR_PARTS[hk]
-    total = m.size + p.size + s.size + h.size
-    broken = (not m.complete) + (not p.complete) + (not s.complete) + (not h.complete)
-    found: set[int] | None = None
-    if broken <= 1:
-        # One part takes the winning tile; every other one must be complete already,
-        # and the hand must end with exactly one pair. With nothing broken, two parts
-        # hold a pair each (3k+1 = 3a + 3b + 2 + 2) and either pair may become a set.
-        pairs = m.paired + p.paired + s.paired + h.paired
-        found = set()
-        for base, part, k in ((0, m, mk), (9, p, pk), (18, s, sk), (27, h, hk)):
-            if broken:
-                takes = not part.complete and (
-                    (part.size % 3 == 1 and pairs == 0) or (part.size % 3 == 2 and pairs == 1)
-                )
-            else:
-                takes = part.paired
-            if takes:
-                if base == 27:
-                    found.update(_honor_grows(k))
-                else:
-                    found.update(base + i for i in _suit_grows(k))
-    if total == 13 and (
-        (
-            m.pairs + p.pairs + s.pairs + h.pairs == 6
-            and m.singles + p.singles + s.singles + h.singles == 1
-        )
-        or m.simples + p.simples + s.simples == 0
-    ):
-        counts = [*_decode(mk, 9), *_decode(pk, 9), *_decode(sk, 9), *_decode(hk, 7)]
-        found = (found or set()) | _special_waits(counts)
-    return frozenset(found) if found else NO_WAITS
+    found: set[int] = set()
+    if m.complete and p.complete and s.complete and h.complete:
+        # 3k+1 = 3a + 3b + 2 + 2: two parts hold a pair each, and either may become a set.
+        if m.paired:
+            found.update(_suit_grows(0, mk))
+        if p.paired:
+            found.update(_suit_grows(1, pk))
+        if s.paired:
+            found.update(_suit_grows(2, sk))
+        if h.paired:
+            found.update(_honor_grows(hk))
+        return found
+    # The part that is not complete takes the winning tile, and the hand must end with
+    # exactly one pair: its own or another part's.
+    if not m.complete:
+        suit, part, k = 0, m, mk
+    elif not p.complete:
+        suit, part, k = 1, p, pk
+    elif not s.complete:
+        suit, part, k = 2, s, sk
+    else:
+        suit, part, k = 3, h, hk
+    pairs = m.paired + p.paired + s.paired + h.paired
+    rest = part.size % 3
+    if (rest == 1 and pairs == 0) or (rest == 2 and pairs == 1):
+        found.update(_honor_grows(k) if suit == 3 else _suit_grows(suit, k))
+    return found
 
 
 # -- shanten ----------------------------------------------------------------------
