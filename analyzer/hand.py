@@ -243,12 +243,41 @@ def is_complete(counts: Sequence[int]) -> bool:
     return _standard_complete(counts)
 
 
+def _all_sets(v: Sequence[int]) -> bool:
+    """Whether a suit's 9 counts split into sets, without listing the splits.
+
+    The lowest tile left, at ``i``, is in triplets of ``i`` or in sequences that start
+    at ``i``. Three equal sequences hold the same tiles as three triplets, so there is
+    a split with ``v[i] % 3`` sequences there if there is one at all.
+    """
+    a, b = v[0], v[1]  # what is left at i and at i + 1
+    for i in range(7):
+        s = a % 3
+        c = v[i + 2]
+        if s:
+            if b < s or c < s:
+                return False
+            b -= s
+            c -= s
+        a, b = b, c
+    return a % 3 == 0 and b % 3 == 0
+
+
 def _suit_complete(vec: Vec) -> tuple[bool, int]:
+    """(complete, residue) of a suit: all sets (residue 0), or sets and a pair (2)."""
     r = sum(vec) % 3
     if r == 0:
-        return bool(suit_sets(vec)), 0
+        return _all_sets(vec), 0
     if r == 2:
-        return bool(suit_paired(vec)), 2
+        v = list(vec)
+        for i in range(9):
+            if v[i] >= 2:
+                v[i] -= 2
+                ok = _all_sets(v)
+                v[i] += 2
+                if ok:
+                    return True, 2
+        return False, 2
     return False, 1
 
 

@@ -11,6 +11,7 @@ from analyzer.hand import (
     SEQ,
     decompose,
     hand_key,
+    is_chiitoitsu,
     is_complete,
     key_waits,
     shanten,
@@ -203,3 +204,27 @@ def test_key_waits_agree_with_waits_on_random_and_ready_hands() -> None:
         found = key_waits(hand_key(_kinds(c)))
         assert found == waits(c), c
         assert found or found is NO_WAITS
+
+
+def _suit_vectors(most: int) -> list[tuple[int, ...]]:
+    """Every count vector of one suit with at most ``most`` tiles."""
+    out: list[tuple[int, ...]] = [()]
+    for _ in range(9):
+        out = [(*v, c) for v in out for c in range(5) if sum(v) + c <= most]
+    return out
+
+
+def test_completeness_agrees_with_listing_every_split() -> None:
+    # is_complete decides a suit without listing its splits; decompose lists them.
+    # Every suit of sets (with an honour pair) and every suit of sets and a pair.
+    checked = 0
+    for vec in _suit_vectors(11):
+        if sum(vec) % 3 == 1:
+            continue
+        c = [*vec, *[0] * 25]
+        if sum(vec) % 3 == 0:
+            c[27] = 2
+        expected = bool(decompose(c)) or is_chiitoitsu(c)
+        assert is_complete(c) == expected, vec
+        checked += 1
+    assert checked == 84_530
