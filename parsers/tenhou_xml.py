@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import lru_cache
+from itertools import chain, count
 from typing import Any
 from urllib.parse import unquote
 
@@ -49,12 +50,19 @@ _TILE_LETTERS = {
     **{letter: (True, seat) for seat, letter in enumerate("TUVW")},
     **{letter: (False, seat) for seat, letter in enumerate("DEFG")},
 }
-# Every well-formed draw and discard tag ("T52", "G135"): (is_draw, seat, tile id).
-_HOT_TAGS: dict[object, tuple[bool, int, int]] = {
-    f"{letter}{tile_id}": (is_draw, seat, tile_id)
+# Every well-formed draw and discard tag ("T52", "G135"): (is_draw, seat, tile id,
+# the tag). An event's position keeps the table's own string for its tag, not the
+# one lxml makes for each element: a log holds a thousand of them, and one shared
+# string per tag keeps the game's objects few and close together.
+_HOT_TAGS: dict[object, tuple[bool, int, int, str]] = {
+    tag: (is_draw, seat, tile_id, tag)
     for letter, (is_draw, seat) in _TILE_LETTERS.items()
     for tile_id in range(136)
+    for tag in (f"{letter}{tile_id}",)
 }
+# Element numbers, shared by every log for the same reason (ints above 256 are
+# otherwise a new object each); a longer log counts on from the end of the table.
+_NUMBERS = tuple(range(1, 4097))
 _Ints = tuple[int, ...]
 Attrs = Mapping[str, str]
 _DRAW_REASONS = {
@@ -573,16 +581,15 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
     new_pos = tuple.__new__
     hot_tags = _HOT_TAGS
     add = events.append
-    for el in root:
+    for index, el in zip(chain(_NUMBERS, count(len(_NUMBERS) + 1)), root, strict=False):
         tag = el.tag
-        index += 1
-        # A position per event; built as a plain tuple, which is several times
-        # cheaper than the named tuple's own constructor on this hot path.
-        pos = new_pos(SourcePos, (path, index, tag, "element"))
         hot = hot_tags.get(tag)
         if hot is not None and in_round:
-            # The hot path: one draw or discard, decoded by a single lookup.
-            is_draw, seat, tile_id = hot
+            # The hot path: one draw or discard, decoded by a single lookup. Its
+            # position is built as a plain tuple, which is several times cheaper
+            # than the named tuple's own constructor.
+            is_draw, seat, tile_id, tag = hot
+            pos = new_pos(SourcePos, (path, index, tag, "element"))
             if is_draw:
                 last_draw[seat] = tile_id
                 add(make_draw(pos, seat, table[tile_id], tile_id))
@@ -593,6 +600,7 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
                 add(make_discard(pos, seat, table[tile_id], tsumogiri, tile_id))
                 last_draw[seat] = None
             continue
+        pos = new_pos(SourcePos, (path, index, tag, "element"))
         if not isinstance(tag, str):  # entity references and the like
             where = f"line {el.sourceline}"
             raise LogFormatError(path, where, "unexpected non-element node (entity reference?)")
@@ -618,7 +626,7 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
             if handler is None:
                 raise _Fail(f"unknown tag <{tag}>")
             reader.pos = pos
-            handler(el.attrib)  # type: ignore[arg-type]
+            handler(el.attrib)
             table = reader.table  # GO may switch red fives off
             in_round = reader.in_round
         except _Fail as exc:
