@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import io
 import os
 import shutil
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from analyzer.audit import audit_path
 from analyzer.batch import BatchOptions, RunSummary, Shard, audit_many
 from mjaudit.cli import main
 from reports.audit_output import render_json
@@ -164,3 +166,46 @@ def test_automatic_jobs_start_a_pool_only_for_more_than_one_batch(
     names = [o.record.name for o in audit_many([str(corpus_dir)], jobs=0, batch_size=5)]
     assert pools == [2]  # five batches: a pool of one worker per CPU
     assert names == sorted(names) and len(names) == 24
+
+
+def test_an_audit_makes_no_reference_cycles(corpus_dir: Path, tmp_path: Path) -> None:
+    # Batches run with automatic garbage collection off and collect once a batch
+    # (analyzer.batch._collecting_by_batch). That is only cheap if an audit frees what
+    # it makes by reference counting alone: real logs of each format, the review
+    # notes, kept replays, and files that fail to parse.
+    shared = CORPUS.parent
+    paths = [str(p) for p in sorted(corpus_dir.glob("*.xml"))]
+    for sub in ("tenhou-json", "mjai"):
+        paths += [str(p) for p in sorted((shared / sub).rglob("*.json*"))[:6]]
+    truncated = tmp_path / "truncated.xml"
+    truncated.write_bytes(Path(paths[0]).read_bytes()[:5000])
+    bad = tmp_path / "bad.xml"
+    bad.write_bytes(b"<mjloggm><INIT seed='x'/></mjloggm>")
+    paths += [str(truncated), str(bad)]
+    for path in paths:  # import lazily loaded modules first (a slots dataclass leaves a cycle)
+        audit_path(path)
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        audited = errors = 0
+        for path in paths:
+            for keep in (False, True):
+                audit = audit_path(path, keep_replay=keep)
+                audited += 1
+                errors += audit.error is not None
+                del audit
+        unreachable = gc.collect()
+    finally:
+        if enabled:
+            gc.enable()
+    assert audited == 2 * len(paths) and errors == 4
+    assert unreachable == 0
+
+
+def test_batches_run_without_automatic_collection_and_restore_it(corpus_dir: Path) -> None:
+    seen: list[bool] = []
+    opts = BatchOptions(probe=lambda name, data: seen.append(gc.isenabled()))
+    outcomes = list(audit_many([str(corpus_dir)], opts, jobs=1, batch_size=5))
+    assert len(outcomes) == 24 and len(seen) == 24 and not any(seen)
+    assert gc.isenabled()
