@@ -299,53 +299,18 @@ def waits(counts: Sequence[int]) -> frozenset[int]:
     """Tile kinds that complete a concealed part of 3k+1 tiles.
 
     A kind whose four copies are all in the hand is not a wait (there is no fifth
-    tile; Tenhou: such a hand is not tenpai at an exhaustive draw).
+    tile; Tenhou: such a hand is not tenpai at an exhaustive draw). Hands that wait
+    on nothing give :data:`NO_WAITS` itself. Read from the same tables as
+    :func:`parts_waits`.
     """
     total = sum(counts)
     if total % 3 != 1:
         raise ValueError(f"waits() needs 3k+1 tiles, got {total}")
-    found: set[int] = set()
-    vecs = [tuple(counts[9 * s : 9 * s + 9]) for s in range(3)]
-    honors = list(counts[27:34])
-    status = [_suit_complete(v) for v in vecs]
-    h_ok, h_r = _honors_ok(honors)
-    status.append((h_ok, h_r))
-    for part in range(4):
-        # Every other part must already be complete; this part takes the tile.
-        others = [status[i] for i in range(4) if i != part]
-        if not all(ok for ok, _ in others):
-            continue
-        other_pairs = sum(r == 2 for _, r in others)
-        if other_pairs > 1:
-            continue
-        if part < 3:
-            vec = vecs[part]
-            r = sum(vec) % 3
-            if r == 0 or (r == 1 and other_pairs) or (r == 2 and not other_pairs):
-                continue
-            v = list(vec)
-            for i in range(9):
-                if v[i] >= 4:
-                    continue
-                near = v[i] or (i > 0 and v[i - 1]) or (i < 8 and v[i + 1])
-                if not near:
-                    continue
-                v[i] += 1
-                ok, _ = _suit_complete(tuple(v))
-                v[i] -= 1
-                if ok:
-                    found.add(9 * part + i)
-        else:
-            for i in range(7):
-                if honors[i] in (1, 2):
-                    honors[i] += 1
-                    ok, r = _honors_ok(honors)
-                    honors[i] -= 1
-                    if ok and other_pairs + (r == 2) == 1:
-                        found.add(27 + i)
-    if total == 13:
-        found |= _special_waits(counts)
-    return frozenset(found)
+    parts = [0, 0, 0, 0]
+    for k, c in enumerate(counts):
+        if c:
+            parts[PART_OF[k]] += c * PART_WEIGHT[k]
+    return parts_waits(parts)
 
 
 def _special_waits(counts: Sequence[int]) -> set[int]:
