@@ -57,9 +57,28 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
     players = rules.players
     state: RoundState | None = None
     broken = True  # no round to apply events to (none yet, or the log broke it)
+    # The round's kan-dora clock owes nothing, so draws and discards, nearly every
+    # event, can go straight to the state. Only _apply changes the clock.
+    idle = True
     steps = [obs.step for obs in observers]
     for index, ev in enumerate(log.events):
         kind = type(ev)
+        if (kind is DrawTile or kind is Discard) and idle and not broken:
+            assert state is not None
+            state.event_index = index
+            state.pos = ev.pos
+            try:
+                if kind is DrawTile:
+                    state.on_draw(ev)  # type: ignore[arg-type]
+                else:
+                    state.on_discard(ev, index)  # type: ignore[arg-type]
+            except ReplayError as exc:
+                broken = True
+                _broke(state, ev, exc)
+                continue
+            for step in steps:
+                step(index, ev, state)
+            continue
         if kind is RoundStart:
             assert isinstance(ev, RoundStart)
             if state is not None:
@@ -69,6 +88,7 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
             state.record.index = len(game.rounds)
             game.rounds.append(state.record)
             broken = False
+            idle = True
             for obs in observers:
                 obs.start_round(state)
             continue
@@ -83,29 +103,27 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
         state.event_index = index
         state.pos = ev.pos
         try:
-            # Draws and discards, nearly every event, go straight to the state when
-            # no kan indicator is owed; everything else through _apply.
-            clock = state.clock
-            if kind is DrawTile and not (clock.kan_window or clock.pending or clock.gap):
-                state.on_draw(ev)  # type: ignore[arg-type]
-            elif kind is Discard and not (clock.kan_window or clock.pending or clock.gap):
-                state.on_discard(ev, index)  # type: ignore[arg-type]
-            else:
-                _apply(state, ev, index)
+            _apply(state, ev, index)
         except ReplayError as exc:
             broken = True
-            state.record.complete = False
-            state.finding(
-                "inconsistent-log",
-                f"the log cannot be replayed at {ev.pos.where}: {exc.message}",
-                ev.pos,
-            )
+            _broke(state, ev, exc)
             continue
+        idle = not state.clock.busy
         for step in steps:
             step(index, ev, state)
     if state is not None:
         _close(state, len(log.events) - 1, log.events[-1].pos, observers)
     return game
+
+
+def _broke(state: RoundState, ev: Event, exc: ReplayError) -> None:
+    """The log made the round impossible at ``ev``: one finding, and the round stops."""
+    state.record.complete = False
+    state.finding(
+        "inconsistent-log",
+        f"the log cannot be replayed at {ev.pos.where}: {exc.message}",
+        ev.pos,
+    )
 
 
 def _close(
