@@ -17,7 +17,6 @@ install it to compare (``pip install jansou``).
 from __future__ import annotations
 
 import argparse
-import compileall
 import os
 import shutil
 import subprocess
@@ -25,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "tenhou-xml"
+from peer_common import CORPUS, compile_project, logs_under
 
 
 def _time(cmd: list[str]) -> tuple[float, float, int]:
@@ -40,7 +39,7 @@ def _time(cmd: list[str]) -> tuple[float, float, int]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("path", nargs="?", default=str(DEFAULT))
+    ap.add_argument("path", nargs="?", default=str(CORPUS))
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=1, help="worker processes for both tools")
     ap.add_argument(
@@ -49,10 +48,8 @@ def main() -> int:
         help="run each tool with its own default (mjaudit: a worker per CPU; jansou: one)",
     )
     args = ap.parse_args()
-    root = Path(__file__).resolve().parents[1]
-    for package in ("mjaudit", "parsers", "analyzer", "reports"):
-        compileall.compile_dir(root / package, quiet=1)
-    files = sorted(str(p) for p in Path(args.path).rglob("*.xml"))
+    compile_project()
+    files = logs_under(args.path)
     if not files:
         print(f"no .xml logs under {args.path}")
         return 2

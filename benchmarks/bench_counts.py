@@ -20,7 +20,6 @@ fixed, so two runs of the same code give the same counts. Needs valgrind (Debian
 from __future__ import annotations
 
 import argparse
-import compileall
 import os
 import re
 import shutil
@@ -29,7 +28,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "tenhou-xml"
+from peer_common import CORPUS, compile_project, logs_under
+
 _COUNTS = {
     "instructions": re.compile(r"I\s+refs:\s+([\d,]+)"),
     "D1 misses": re.compile(r"D1\s+misses:\s+([\d,]+)"),
@@ -62,16 +62,14 @@ def _counts(cmd: list[str], ll: int) -> dict[str, int]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("path", nargs="?", default=str(DEFAULT))
+    ap.add_argument("path", nargs="?", default=str(CORPUS))
     ap.add_argument("--ll", type=int, default=1 << 20, help="last-level cache size, bytes")
     args = ap.parse_args()
     if shutil.which("valgrind") is None:
         print("valgrind not installed (apt-get install valgrind)")
         return 2
-    root = Path(__file__).resolve().parents[1]
-    for package in ("mjaudit", "parsers", "analyzer", "reports"):
-        compileall.compile_dir(root / package, quiet=1)
-    files = sorted(str(p) for p in Path(args.path).rglob("*.xml"))
+    compile_project()
+    files = logs_under(args.path)
     if not files:
         print(f"no .xml logs under {args.path}")
         return 2
