@@ -75,8 +75,8 @@ def main() -> int:
         return 2
     # The interpreter itself, not a launcher script that valgrind would follow instead.
     python = os.path.realpath(sys.executable)
-    runs = {"mjaudit audit": [python, "-m", "mjaudit", "audit", "-j", "1", "--format", "json"]}
-    runs["mjaudit audit"].append(args.path)
+    mine = [python, "-m", "mjaudit", "audit", "-j", "1", "--format", "json", args.path]
+    runs = {"mjaudit audit": mine}
     peer = Path(sys.executable).with_name("jansou-validate")
     if peer.is_file():
         runs["jansou-validate"] = [python, str(peer), "-q", str(Path(args.path) / "**" / "*.xml")]
@@ -84,9 +84,7 @@ def main() -> int:
     print(f"{len(files)} files, one process each, last level {args.ll // 1024} KiB")
     print(f"{'':16} {'instructions':>16} {'D1 misses':>14} {'LL misses':>12}")
     for name, c in counted.items():
-        print(
-            f"{name:16} {c['instructions']:>16,} {c['D1 misses']:>14,} {c['LL misses']:>12,}"
-        )
+        print(f"{name:16} {c['instructions']:>16,} {c['D1 misses']:>14,} {c['LL misses']:>12,}")
     if len(counted) == 2:
         mine, theirs = counted["mjaudit audit"], counted["jansou-validate"]
         ratios = "  ".join(f"{k} {mine[k] / theirs[k]:.2f}" for k in _COUNTS)
