@@ -75,8 +75,8 @@ def main() -> int:
         return 2
     # The interpreter itself, not a launcher script that valgrind would follow instead.
     python = os.path.realpath(sys.executable)
-    mine = [python, "-m", "mjaudit", "audit", "-j", "1", "--format", "json", args.path]
-    runs = {"mjaudit audit": mine}
+    audit = [python, "-m", "mjaudit", "audit", "-j", "1", "--format", "json", args.path]
+    runs = {"mjaudit audit": audit}
     peer = Path(sys.executable).with_name("jansou-validate")
     if peer.is_file():
         runs["jansou-validate"] = [python, str(peer), "-q", str(Path(args.path) / "**" / "*.xml")]
