@@ -362,30 +362,23 @@ _STANDARD: Final = 1  # four sets and a pair: at most one part is not complete
 _SPECIAL: Final = 2  # seven pairs or thirteen orphans
 
 
-@dataclass(frozen=True, slots=True)
-class _Part:
-    """What one part (a suit's or the honours' counts) says about the waits of a hand."""
+def _signature(size: int, complete: bool, pairs: int, singles: int, simples: int) -> int:
+    """What one part (a suit's or the honours' counts) says about the waits of a hand.
 
-    size: int  # tiles
-    complete: bool  # sets (size 3k), or sets and a pair (size 3k+2)
-    paired: bool  # complete, with the pair
-    pairs: int  # kinds held exactly twice (seven pairs)
-    singles: int  # kinds held once
-    simples: int  # tiles that are not terminals or honours (thirteen orphans)
-
-    @property
-    def signature(self) -> int:
-        return (
-            self.singles << _SINGLES
-            | self.pairs << _PAIRS
-            | self.size << _TILES
-            | (not self.complete) << _BROKEN
-            | (self.simples > 0) << _SIMPLE_SUITS
-        )
+    ``size`` tiles; ``complete`` if they are sets (size 3k) or sets and a pair (3k+2);
+    ``pairs`` and ``singles`` kinds held exactly twice and once (seven pairs);
+    ``simples`` tiles that are not terminals or honours (thirteen orphans). A part is
+    complete with its pair when it is complete and its size is 3k+2.
+    """
+    return (
+        singles << _SINGLES
+        | pairs << _PAIRS
+        | size << _TILES
+        | (not complete) << _BROKEN
+        | (simples > 0) << _SIMPLE_SUITS
+    )
 
 
-_SUIT_PARTS: dict[int, _Part] = {}
-_HONOR_PARTS: dict[int, _Part] = {}
 _SUIT_SIGNATURES: dict[int, int] = {}
 _HONOR_SIGNATURES: dict[int, int] = {}
 _SHAPES: dict[int, int] = {}  # by the sum of a hand's four signatures
@@ -400,23 +393,23 @@ def _decode(key: int, n: int) -> list[int]:
     return [(key >> 3 * i) & 7 for i in range(n)]
 
 
-def _suit_part(key: int) -> _Part:
+def _suit_part(key: int) -> int:
+    """The signature of a suit's part, computed and kept in the table."""
     v = _decode(key, 9)
     size = sum(v)
-    ok, r = _suit_complete(tuple(v))
-    part = _Part(size, ok, ok and r == 2, v.count(2), v.count(1), size - v[0] - v[8])
-    _SUIT_PARTS[key] = part
-    _SUIT_SIGNATURES[key] = _SIGNATURES.setdefault(part.signature, part.signature)
-    return part
+    ok, _ = _suit_complete(tuple(v))
+    signature = _signature(size, ok, v.count(2), v.count(1), size - v[0] - v[8])
+    found = _SUIT_SIGNATURES[key] = _SIGNATURES.setdefault(signature, signature)
+    return found
 
 
-def _honor_part(key: int) -> _Part:
+def _honor_part(key: int) -> int:
+    """The signature of the honours' part, computed and kept in the table."""
     h = _decode(key, 7)
-    ok, r = _honors_ok(h)
-    part = _Part(sum(h), ok, ok and r == 2, h.count(2), h.count(1), 0)
-    _HONOR_PARTS[key] = part
-    _HONOR_SIGNATURES[key] = _SIGNATURES.setdefault(part.signature, part.signature)
-    return part
+    ok, _ = _honors_ok(h)
+    signature = _signature(sum(h), ok, h.count(2), h.count(1), 0)
+    found = _HONOR_SIGNATURES[key] = _SIGNATURES.setdefault(signature, signature)
+    return found
 
 
 def _shapes(signature: int) -> int:
@@ -501,58 +494,50 @@ def parts_waits(parts: Sequence[int]) -> frozenset[int]:
     mk, pk, sk, hk = parts
     signatures = _SUIT_SIGNATURES
     try:
-        shapes = _SHAPES[
-            signatures[mk] + signatures[pk] + signatures[sk] + _HONOR_SIGNATURES[hk]
-        ]
-    except KeyError:  # a part, or a sum, not seen before
-        for k in (mk, pk, sk):
-            if k not in _SUIT_PARTS:
-                _suit_part(k)
-        if hk not in _HONOR_PARTS:
-            _honor_part(hk)
-        shapes = _shapes(
-            signatures[mk] + signatures[pk] + signatures[sk] + _HONOR_SIGNATURES[hk]
-        )
+        ms, ps, ss, hs = signatures[mk], signatures[pk], signatures[sk], _HONOR_SIGNATURES[hk]
+    except KeyError:  # a part not seen before
+        ms, ps, ss = (_suit_part(k) if k not in signatures else signatures[k] for k in parts[:3])
+        hs = _honor_part(hk) if hk not in _HONOR_SIGNATURES else _HONOR_SIGNATURES[hk]
+    total = ms + ps + ss + hs
+    shapes = _SHAPES.get(total)
+    if shapes is None:
+        shapes = _shapes(total)
     if not shapes:
         return NO_WAITS
-    found = _standard_waits(mk, pk, sk, hk) if shapes & _STANDARD else set()
+    found = _standard_waits(parts, (ms, ps, ss, hs)) if shapes & _STANDARD else set()
     if shapes & _SPECIAL:
         counts = [*_decode(mk, 9), *_decode(pk, 9), *_decode(sk, 9), *_decode(hk, 7)]
         found |= _special_waits(counts)
     return frozenset(found) if found else NO_WAITS
 
 
-def _standard_waits(mk: int, pk: int, sk: int, hk: int) -> set[int]:
-    """Winning kinds of four sets and a pair, for parts of which at most one is broken."""
-    suits = _SUIT_PARTS
-    m, p, s, h = suits[mk], suits[pk], suits[sk], _HONOR_PARTS[hk]
+def _standard_waits(parts: Sequence[int], signatures: Sequence[int]) -> set[int]:
+    """Winning kinds of four sets and a pair, for parts of which at most one is broken.
+
+    ``signatures`` are the four parts' own signatures, which say all this needs.
+    """
     found: set[int] = set()
-    if m.complete and p.complete and s.complete and h.complete:
+    broken = [(sig >> _BROKEN) & 1 for sig in signatures]
+    sizes = [(sig >> _TILES) & 255 for sig in signatures]
+    paired = [not b and n % 3 == 2 for b, n in zip(broken, sizes, strict=True)]
+    if not any(broken):
         # 3k+1 = 3a + 3b + 2 + 2: two parts hold a pair each, and either may become a set.
-        if m.paired:
-            found.update(_suit_grows(0, mk))
-        if p.paired:
-            found.update(_suit_grows(1, pk))
-        if s.paired:
-            found.update(_suit_grows(2, sk))
-        if h.paired:
-            found.update(_honor_grows(hk))
+        for suit in range(4):
+            if paired[suit]:
+                found.update(_grows(suit, parts[suit]))
         return found
     # The part that is not complete takes the winning tile, and the hand must end with
     # exactly one pair: its own or another part's.
-    if not m.complete:
-        suit, part, k = 0, m, mk
-    elif not p.complete:
-        suit, part, k = 1, p, pk
-    elif not s.complete:
-        suit, part, k = 2, s, sk
-    else:
-        suit, part, k = 3, h, hk
-    pairs = m.paired + p.paired + s.paired + h.paired
-    rest = part.size % 3
+    suit = broken.index(1)
+    rest = sizes[suit] % 3
+    pairs = sum(paired)
     if (rest == 1 and pairs == 0) or (rest == 2 and pairs == 1):
-        found.update(_honor_grows(k) if suit == 3 else _suit_grows(suit, k))
+        found.update(_grows(suit, parts[suit]))
     return found
+
+
+def _grows(suit: int, key: int) -> tuple[int, ...]:
+    return _honor_grows(key) if suit == 3 else _suit_grows(suit, key)
 
 
 # -- shanten ----------------------------------------------------------------------
