@@ -20,8 +20,9 @@ furiten state are kept as data in :attr:`FuritenTracker.timeline` for the report
 
 Waits only change when the seat's own hand changes, so they are computed once per
 discard or kan, and not at all for a discard of the tile just drawn; they come from
-per-suit tables (:func:`analyzer.hand.parts_waits`) keyed by part keys that each seat
-keeps up to date as it discards. A discard is only offered to the seats that
+per-suit tables (:func:`analyzer.hand.signed_waits`): each seat keeps its part keys and
+their signatures up to date as it discards, and reads again only the parts a discard
+changed. A discard is only offered to the seats that
 wait on its kind (a per-kind count of waiting seats answers "nobody" at once), a view is
 only rebuilt when what it is made of changed, and the timeline gets an entry only when a
 view changes.
@@ -32,7 +33,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from analyzer.hand import NO_WAITS, PART_OF, PART_WEIGHT, parts_waits, waits
+from analyzer.hand import NO_WAITS, PART_OF, PART_WEIGHT, part_signature, signed_waits, waits
 from analyzer.replay import RoundState, replay
 from analyzer.review_waits import kinds_text, less_held, tile_parts
 from analyzer.scoring import NotAWin, score
@@ -84,6 +85,7 @@ class _Seat:
     # Part keys (analyzer.hand.parts_waits) of the concealed tiles but the one drawn
     # this turn: the tiles the waits are taken of. Kept in step at each discard.
     parts: list[int]
+    signatures: list[int]  # analyzer.hand.part_signature of each part, kept in step too
     waits: frozenset[int] = NO_WAITS
     pond: set[int] = field(default_factory=set)
     temporary: tuple[int, Tile] | None = None  # (event passed, tile)
@@ -151,11 +153,11 @@ class FuritenTracker:
         self._offer = None
         self._tsumo = None
         self._unsettled = False
-        self._seats = [_Seat(tile_parts(state.hands[s])) for s in range(self._players)]
+        self._seats = [_new_seat(state.hands[s]) for s in range(self._players)]
         self._waiting = [0] * 34
         self._views_now = [_NOT_TENPAI] * self._players
         for s, seat in enumerate(self._seats):
-            found = parts_waits(seat.parts)
+            found = signed_waits(seat.parts, seat.signatures)
             # A new seat is not tenpai (_NOT_TENPAI); only waits can change that.
             if found and self._set_waits(s, found, state):
                 self._refresh(s, state.record.first_event)
@@ -318,11 +320,16 @@ class FuritenTracker:
         seat.drawn = None
         changed = False
         if drawn != kind:  # else the tiles left are the ones the waits were taken of
-            parts = seat.parts
-            parts[PART_OF[kind]] -= PART_WEIGHT[kind]
+            parts, signatures = seat.parts, seat.signatures
+            gone = PART_OF[kind]
+            parts[gone] -= PART_WEIGHT[kind]
             if drawn is not None:
-                parts[PART_OF[drawn]] += PART_WEIGHT[drawn]
-            found = parts_waits(parts)
+                came = PART_OF[drawn]
+                parts[came] += PART_WEIGHT[drawn]
+                if came != gone:
+                    signatures[came] = part_signature(came, parts[came])
+            signatures[gone] = part_signature(gone, parts[gone])
+            found = signed_waits(parts, signatures)
             changed = found is not seat.waits and self._set_waits(s, found, state)
         # Most discards change nothing the view is made of and judge nothing.
         if changed or kind in seat.waits or seat.temporary is not None or state.declaring == s:
@@ -358,6 +365,7 @@ class FuritenTracker:
         seat = self._seats[s]
         seat.drawn = None
         seat.parts = tile_parts(state.hands[s])
+        seat.signatures = [part_signature(i, key) for i, key in enumerate(seat.parts)]
         kind = meld.kind
         if kind is MeldKind.CHI or kind is MeldKind.PON:
             # The hand has 3k+2 tiles until the discard that follows; keep the waits.
@@ -367,7 +375,7 @@ class FuritenTracker:
             return
         if kind is MeldKind.DAIMINKAN and self._lift_on_call:
             seat.temporary = None
-        self._set_waits(s, parts_waits(seat.parts), state)
+        self._set_waits(s, signed_waits(seat.parts, seat.signatures), state)
         self._refresh(s, index)
         if kind is MeldKind.KAKAN:
             tile = meld.added if meld.added is not None else meld.tiles[0]
@@ -572,6 +580,11 @@ class FuritenTracker:
         self.findings.append(
             Finding(code, severity, message, self.path, self._label, index, seat, expected, actual)
         )
+
+
+def _new_seat(hand: list[Tile]) -> _Seat:
+    parts = tile_parts(hand)
+    return _Seat(parts, [part_signature(i, key) for i, key in enumerate(parts)])
 
 
 def _win_tile(chance: _Chance) -> Tile:

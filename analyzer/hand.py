@@ -41,8 +41,10 @@ __all__ = [
     "is_complete",
     "is_kokushi",
     "key_waits",
+    "part_signature",
     "parts_waits",
     "shanten",
+    "signed_waits",
     "waits",
 ]
 
@@ -496,16 +498,35 @@ def parts_waits(parts: Sequence[int]) -> frozenset[int]:
     try:
         ms, ps, ss, hs = signatures[mk], signatures[pk], signatures[sk], _HONOR_SIGNATURES[hk]
     except KeyError:  # a part not seen before
-        ms, ps, ss = (_suit_part(k) if k not in signatures else signatures[k] for k in parts[:3])
-        hs = _honor_part(hk) if hk not in _HONOR_SIGNATURES else _HONOR_SIGNATURES[hk]
+        ms, ps, ss, hs = (part_signature(i, k) for i, k in enumerate(parts))
+    return signed_waits(parts, (ms, ps, ss, hs))
+
+
+def part_signature(part: int, key: int) -> int:
+    """The signature of one part: ``part`` 0..2 a suit, 3 the honours; ``key`` its key.
+
+    A caller that keeps a hand's four signatures (:func:`signed_waits`) updates only
+    the parts a draw or a discard changed.
+    """
+    if part == 3:
+        found = _HONOR_SIGNATURES.get(key)
+        return _honor_part(key) if found is None else found
+    found = _SUIT_SIGNATURES.get(key)
+    return _suit_part(key) if found is None else found
+
+
+def signed_waits(parts: Sequence[int], signatures: Sequence[int]) -> frozenset[int]:
+    """:func:`parts_waits` of ``parts`` whose :func:`part_signature` values are given."""
+    ms, ps, ss, hs = signatures
     total = ms + ps + ss + hs
     shapes = _SHAPES.get(total)
     if shapes is None:
         shapes = _shapes(total)
     if not shapes:
         return NO_WAITS
-    found = _standard_waits(parts, (ms, ps, ss, hs)) if shapes & _STANDARD else set()
+    found = _standard_waits(parts, signatures) if shapes & _STANDARD else set()
     if shapes & _SPECIAL:
+        mk, pk, sk, hk = parts
         counts = [*_decode(mk, 9), *_decode(pk, 9), *_decode(sk, 9), *_decode(hk, 7)]
         found |= _special_waits(counts)
     return frozenset(found) if found else NO_WAITS
