@@ -208,8 +208,9 @@ def decode_meld(who: int, m: int, aka: bool = True) -> Meld:
 
 
 # A winner's melds are decoded again from AGARI ``m``; melds are values, so the two
-# decodings can share one.
-_decode_meld_cached = lru_cache(maxsize=4096)(decode_meld)
+# decodings can share one. A small cache is enough for that, and a large one keeps
+# thousands of melds alive that are then read from all over memory.
+_decode_meld_cached = lru_cache(maxsize=64)(decode_meld)
 
 
 def _rules_hint(attrs: Attrs, players_hint: int | None) -> RulesHint:
