@@ -22,10 +22,9 @@ Waits only change when the seat's own hand changes, so they are computed once pe
 discard or kan, and not at all for a discard of the tile just drawn; they come from
 per-suit tables (:func:`analyzer.hand.signed_waits`): each seat keeps its part keys and
 their signatures up to date as it discards, and reads again only the parts a discard
-changed. A discard is only offered to the seats that
-wait on its kind (a per-kind count of waiting seats answers "nobody" at once), a view is
-only rebuilt when what it is made of changed, and the timeline gets an entry only when a
-view changes.
+changed. A discard is only offered to the seats that wait on its kind (a per-kind count
+of waiting seats answers "nobody" at once), a view is only rebuilt when what it is made
+of changed, and the timeline gets an entry only when a view changes.
 """
 
 from __future__ import annotations
@@ -153,7 +152,7 @@ class FuritenTracker:
         self._offer = None
         self._tsumo = None
         self._unsettled = False
-        self._seats = [_new_seat(state.hands[s]) for s in range(self._players)]
+        self._seats = [_Seat(*_keyed(state.hands[s])) for s in range(self._players)]
         self._waiting = [0] * 34
         self._views_now = [_NOT_TENPAI] * self._players
         for s, seat in enumerate(self._seats):
@@ -364,8 +363,7 @@ class FuritenTracker:
         s, meld = ev.seat, ev.meld
         seat = self._seats[s]
         seat.drawn = None
-        seat.parts = tile_parts(state.hands[s])
-        seat.signatures = [part_signature(i, key) for i, key in enumerate(seat.parts)]
+        seat.parts, seat.signatures = _keyed(state.hands[s])
         kind = meld.kind
         if kind is MeldKind.CHI or kind is MeldKind.PON:
             # The hand has 3k+2 tiles until the discard that follows; keep the waits.
@@ -582,9 +580,10 @@ class FuritenTracker:
         )
 
 
-def _new_seat(hand: list[Tile]) -> _Seat:
+def _keyed(hand: list[Tile]) -> tuple[list[int], list[int]]:
+    """The part keys of ``hand`` and their signatures, as a seat keeps them."""
     parts = tile_parts(hand)
-    return _Seat(parts, [part_signature(i, key) for i, key in enumerate(parts)])
+    return parts, [part_signature(i, key) for i, key in enumerate(parts)]
 
 
 def _win_tile(chance: _Chance) -> Tile:

@@ -335,7 +335,8 @@ def _special_waits(counts: Sequence[int]) -> set[int]:
 # in one int, its signature, each in a field wide enough for the sum over four parts
 # (a part holds at most 63 tiles), so adding the signatures adds the counts; which
 # shapes a sum may wait in is worked out once. Most hands thus cost four lookups,
-# three additions and one more lookup.
+# three additions and one more lookup; a caller that keeps the signatures
+# (:func:`signed_waits`) looks up only the parts that changed.
 
 KIND_WEIGHT: Final = tuple(1 << 3 * k for k in range(34))
 PART_OF: Final = tuple(k // 9 for k in range(34))

@@ -63,67 +63,56 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
     steps = [obs.step for obs in observers]
     for index, ev in enumerate(log.events):
         kind = type(ev)
-        if (kind is DrawTile or kind is Discard) and idle and not broken:
-            assert state is not None
-            state.event_index = index
-            state.pos = ev.pos
-            try:
-                if kind is DrawTile:
-                    state.on_draw(ev)  # type: ignore[arg-type]
-                else:
-                    state.on_discard(ev, index)  # type: ignore[arg-type]
-            except ReplayError as exc:
-                broken = True
-                _broke(state, ev, exc)
+        hot = kind is DrawTile or kind is Discard  # nearly every event
+        if not hot:
+            if kind is RoundStart:
+                assert isinstance(ev, RoundStart)
+                if state is not None:
+                    _close(state, index - 1, ev.pos, observers)
+                state = RoundState(ev, rules, players, index)
+                state.ura_always_recorded = log.format != "mjai"
+                state.record.index = len(game.rounds)
+                game.rounds.append(state.record)
+                broken = False
+                idle = True
+                for obs in observers:
+                    obs.start_round(state)
                 continue
-            for step in steps:
-                step(index, ev, state)
-            continue
-        if kind is RoundStart:
-            assert isinstance(ev, RoundStart)
-            if state is not None:
-                _close(state, index - 1, ev.pos, observers)
-            state = RoundState(ev, rules, players, index)
-            state.ura_always_recorded = log.format != "mjai"
-            state.record.index = len(game.rounds)
-            game.rounds.append(state.record)
-            broken = False
-            idle = True
-            for obs in observers:
-                obs.start_round(state)
-            continue
-        if kind is GameEnd:
-            assert isinstance(ev, GameEnd)
-            game.end = ev
-            game.end_index = index
-            continue
-        if broken or kind is GameStart or kind is Presence:
+            if kind is GameEnd:
+                assert isinstance(ev, GameEnd)
+                game.end = ev
+                game.end_index = index
+                continue
+            if kind is GameStart or kind is Presence:
+                continue
+        if broken:
             continue
         assert state is not None
         state.event_index = index
         state.pos = ev.pos
         try:
-            _apply(state, ev, index)
+            if hot and idle:
+                if kind is DrawTile:
+                    state.on_draw(ev)  # type: ignore[arg-type]
+                else:
+                    state.on_discard(ev, index)  # type: ignore[arg-type]
+            else:
+                _apply(state, ev, index)
+                idle = not state.clock.busy
         except ReplayError as exc:
             broken = True
-            _broke(state, ev, exc)
+            state.record.complete = False
+            state.finding(
+                "inconsistent-log",
+                f"the log cannot be replayed at {ev.pos.where}: {exc.message}",
+                ev.pos,
+            )
             continue
-        idle = not state.clock.busy
         for step in steps:
             step(index, ev, state)
     if state is not None:
         _close(state, len(log.events) - 1, log.events[-1].pos, observers)
     return game
-
-
-def _broke(state: RoundState, ev: Event, exc: ReplayError) -> None:
-    """The log made the round impossible at ``ev``: one finding, and the round stops."""
-    state.record.complete = False
-    state.finding(
-        "inconsistent-log",
-        f"the log cannot be replayed at {ev.pos.where}: {exc.message}",
-        ev.pos,
-    )
 
 
 def _close(
