@@ -262,8 +262,11 @@ def _suit_complete(vec: Vec) -> tuple[bool, int]:
     if r == 0:
         return _all_sets(vec), 0
     if r == 2:
+        # Each set's positions sum to 0 mod 3 (3i, or i + i+1 + i+2), so the pair's
+        # position p has 2p = sum(i * v[i]) mod 3: only every third position can hold it.
         v = list(vec)
-        for i in range(9):
+        first = 2 * sum(i * c for i, c in enumerate(v)) % 3
+        for i in range(first, 9, 3):
             if v[i] >= 2:
                 v[i] -= 2
                 ok = _all_sets(v)
@@ -322,11 +325,17 @@ def _special_waits(counts: Sequence[int]) -> set[int]:
 # -- waits by hand key --------------------------------------------------------------
 #
 # The furiten tracker asks for a seat's waits after nearly every discard. It keeps a
-# hand as its four parts (three suits, the honours), each a small int, three bits a
-# kind: a tile of kind k adds ``PART_WEIGHT[k]`` to part ``PART_OF[k]``, so a discard
-# is an addition or two. ``hand_key`` packs the four parts in one int. Each distinct
-# part is judged once, in tables filled lazily like the ones above, and only a part
-# that can take the winning tile has its winning kinds worked out.
+# hand as its four parts (three suits, the honours), each a small int, one base-9
+# digit a kind: a tile of kind k adds ``PART_WEIGHT[k]`` to part ``PART_OF[k]``, so a
+# discard is an addition or two. ``hand_key`` packs the four parts in one int. Each
+# distinct part is judged once, in tables filled lazily like the ones above, and only
+# a part that can take the winning tile has its winning kinds worked out.
+#
+# The base is odd on purpose. An int hashes to itself and a dict first looks at the
+# low bits of the hash. With three bits a kind (base 8), the low bits held only the
+# counts of the lowest kinds: the 11,000 suit keys of a corpus run shared some 600
+# first slots, up to 190 keys to a slot, and every lookup walked a chain through a
+# table too large for the cache. In an odd base every count moves the low bits.
 #
 # Most hands wait on nothing, and a few counts summed over the parts say so: a part
 # that is not complete (sets, or sets and a pair) must take the winning tile, so two
@@ -338,12 +347,12 @@ def _special_waits(counts: Sequence[int]) -> set[int]:
 # three additions and one more lookup; a caller that keeps the signatures
 # (:func:`signed_waits`) looks up only the parts that changed.
 
-KIND_WEIGHT: Final = tuple(1 << 3 * k for k in range(34))
+_BASE: Final = 9  # a digit holds a count up to 8, more than any hand holds of a kind
+KIND_WEIGHT: Final = tuple(_BASE**k for k in range(34))
 PART_OF: Final = tuple(k // 9 for k in range(34))
-PART_WEIGHT: Final = tuple(1 << 3 * (k % 9) for k in range(34))
+PART_WEIGHT: Final = tuple(_BASE ** (k % 9) for k in range(34))
 NO_WAITS: Final[frozenset[int]] = frozenset()
-_PART_BITS: Final = 27  # nine kinds of three bits
-_PART_MASK: Final = (1 << _PART_BITS) - 1
+_PART_SIZE: Final = _BASE**9  # one part's keys are below this (a single-digit int)
 # Signature fields: shift, and width in a comment. The ones that vary most come lowest,
 # where the hash table looks first.
 _SINGLES: Final = 0  # 6 bits: kinds held once
@@ -384,7 +393,11 @@ _HONOR_GROWS: dict[int, tuple[int, ...]] = {}
 
 
 def _decode(key: int, n: int) -> list[int]:
-    return [(key >> 3 * i) & 7 for i in range(n)]
+    out = []
+    for _ in range(n):
+        key, count = divmod(key, _BASE)
+        out.append(count)
+    return out
 
 
 def _suit_part(key: int) -> int:
@@ -468,14 +481,10 @@ def key_waits(key: int) -> frozenset[int]:
 
     Hands that wait on nothing give :data:`NO_WAITS` itself.
     """
-    return parts_waits(
-        (
-            key & _PART_MASK,
-            (key >> _PART_BITS) & _PART_MASK,
-            (key >> 2 * _PART_BITS) & _PART_MASK,
-            key >> 3 * _PART_BITS,
-        )
-    )
+    rest, mk = divmod(key, _PART_SIZE)
+    rest, pk = divmod(rest, _PART_SIZE)
+    hk, sk = divmod(rest, _PART_SIZE)
+    return parts_waits((mk, pk, sk, hk))
 
 
 def parts_waits(parts: Sequence[int]) -> frozenset[int]:

@@ -61,6 +61,8 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
     # event, can go straight to the state. Only _apply changes the clock.
     idle = True
     steps = [obs.step for obs in observers]
+    # An audit has one observer (the furiten tracker): called without a loop.
+    only = steps[0] if len(steps) == 1 else None
     for index, ev in enumerate(log.events):
         kind = type(ev)
         hot = kind is DrawTile or kind is Discard  # nearly every event
@@ -108,8 +110,11 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
                 ev.pos,
             )
             continue
-        for step in steps:
-            step(index, ev, state)
+        if only is not None:
+            only(index, ev, state)
+        else:
+            for step in steps:
+                step(index, ev, state)
     if state is not None:
         _close(state, len(log.events) - 1, log.events[-1].pos, observers)
     return game

@@ -25,7 +25,7 @@ import struct
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from operator import itemgetter, mod
+from operator import add, itemgetter, mod
 
 __all__ = [
     "MT19937",
@@ -273,6 +273,7 @@ _SORTED_IDS = {
 }
 # The moduli of the shuffle, N - i for i = 0 .. N-2 (wall §1.4).
 _MODULI = {size: range(size, 1, -1) for size in (136, 108)}
+_POSITIONS = {size: range(size - 1) for size in (136, 108)}
 
 
 def _sorted_ids(players: int) -> list[int]:
@@ -422,9 +423,8 @@ def build_wall(rnd: Sequence[int], fmt: SeedFormat, players: int, dealer: int = 
     yama = _sorted_ids(players)
     size = len(yama)
     # j = i + rnd[i] % (N - i): plain modulo, the bias is part of it (§1.4). The
-    # remainders come from map() in C; only the swaps are left to this loop.
-    for i, step in enumerate(map(mod, rnd, _MODULI[size])):
-        j = i + step
+    # targets come from map() in C; only the swaps are left to this loop.
+    for i, j in enumerate(map(add, _POSITIONS[size], map(mod, rnd, _MODULI[size]))):
         yama[i], yama[j] = yama[j], yama[i]
     d0, d1 = dice_words(fmt, players)
     return Wall(
