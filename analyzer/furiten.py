@@ -32,7 +32,16 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from analyzer.hand import NO_WAITS, PART_OF, PART_WEIGHT, part_signature, signed_waits, waits
+from analyzer.hand import (
+    NO_WAITS,
+    PART_OF,
+    PART_WEIGHT,
+    SIGNATURE_TABLES,
+    WAIT_SHAPES,
+    part_signature,
+    signed_waits,
+    waits,
+)
 from analyzer.replay import RoundState, replay
 from analyzer.review_waits import kinds_text, less_held, tile_parts
 from analyzer.scoring import NotAWin, score
@@ -166,10 +175,19 @@ class FuritenTracker:
     def step(self, index: int, event: Event, state: RoundState) -> None:
         if self._unsettled:
             self._settle(index, event)
-        # By exact type, as the replay does: draws and discards are nearly every event.
+        # By exact type, as the replay does: draws and discards are nearly every event,
+        # and a draw is taken here, without a further call.
         kind = type(event)
-        if kind is DrawTile:
-            self._on_draw(index, event, state)  # type: ignore[arg-type]
+        if type(event) is DrawTile:
+            seat = self._seats[event.seat]
+            if seat.temporary is not None and not self._lift_on_discard:
+                seat.temporary = None
+                self._refresh(event.seat, index)
+            drawn = seat.drawn = event.tile.kind
+            if drawn in seat.waits:
+                self._tsumo = self._chance(state, event.seat, event.tile, True, False)
+                self._tsumo_index = index
+                self._unsettled = True
         elif kind is Discard:
             self._on_discard(index, event, state)  # type: ignore[arg-type]
         elif kind is DeclareMeld:
@@ -299,17 +317,6 @@ class FuritenTracker:
         )
 
     # -- events ----------------------------------------------------------------------
-    def _on_draw(self, index: int, ev: DrawTile, state: RoundState) -> None:
-        seat = self._seats[ev.seat]
-        if not self._lift_on_discard and seat.temporary is not None:
-            seat.temporary = None
-            self._refresh(ev.seat, index)
-        kind = seat.drawn = ev.tile.kind
-        if kind in seat.waits:
-            self._tsumo = self._chance(state, ev.seat, ev.tile, True, False)
-            self._tsumo_index = index
-            self._unsettled = True
-
     def _on_discard(self, index: int, ev: Discard, state: RoundState) -> None:
         s = ev.seat
         seat = self._seats[s]
@@ -319,6 +326,8 @@ class FuritenTracker:
         seat.drawn = None
         changed = False
         if drawn != kind:  # else the tiles left are the ones the waits were taken of
+            # hand.part_signature and hand.signed_waits, with their tables read here
+            # first: nearly every part is in them, and nearly every hand waits on nothing.
             parts, signatures = seat.parts, seat.signatures
             gone = PART_OF[kind]
             parts[gone] -= PART_WEIGHT[kind]
@@ -326,9 +335,19 @@ class FuritenTracker:
                 came = PART_OF[drawn]
                 parts[came] += PART_WEIGHT[drawn]
                 if came != gone:
-                    signatures[came] = part_signature(came, parts[came])
-            signatures[gone] = part_signature(gone, parts[gone])
-            found = signed_waits(parts, signatures)
+                    key = parts[came]
+                    found_sig = SIGNATURE_TABLES[came].get(key)
+                    signatures[came] = (
+                        part_signature(came, key) if found_sig is None else found_sig
+                    )
+            key = parts[gone]
+            found_sig = SIGNATURE_TABLES[gone].get(key)
+            signatures[gone] = part_signature(gone, key) if found_sig is None else found_sig
+            ms, ps, ss, hs = signatures
+            if WAIT_SHAPES.get(ms + ps + ss + hs) == 0:
+                found = NO_WAITS
+            else:
+                found = signed_waits(parts, signatures)
             changed = found is not seat.waits and self._set_waits(s, found, state)
         # Most discards change nothing the view is made of and judge nothing.
         if changed or kind in seat.waits or seat.temporary is not None or state.declaring == s:

@@ -34,6 +34,8 @@ from typing import Final
 
 __all__ = [
     "SEQ",
+    "SIGNATURE_TABLES",
+    "WAIT_SHAPES",
     "Decomposition",
     "decompose",
     "hand_key",
@@ -385,6 +387,12 @@ def _signature(size: int, complete: bool, pairs: int, singles: int, simples: int
 _SUIT_SIGNATURES: dict[int, int] = {}
 _HONOR_SIGNATURES: dict[int, int] = {}
 _SHAPES: dict[int, int] = {}  # by the sum of a hand's four signatures
+# The signature tables by part, for a caller that reads them itself before it calls
+# part_signature() (which fills them): a lookup costs less than a call.
+SIGNATURE_TABLES: Final = (_SUIT_SIGNATURES, _SUIT_SIGNATURES, _SUIT_SIGNATURES, _HONOR_SIGNATURES)
+# Shapes a hand may wait in, by the sum of its signatures; 0 for nothing. A caller may
+# read it first and call signed_waits() only for a sum that is missing or not 0.
+WAIT_SHAPES: Final = _SHAPES
 # One int object per distinct signature (a few hundred), shared by the tables above so
 # that reading them stays in the cache.
 _SIGNATURES: dict[int, int] = {}
