@@ -279,7 +279,8 @@ class FuritenTracker:
         last = state.live_remaining == 0
         replacement = after_kita = False
         if tsumo and state.last_draw is not None:
-            replacement, after_kita = state.last_draw[3], state.last_draw[4]
+            replacement = state.draw_source is not None
+            after_kita = state.draw_source is MeldKind.KITA
         first = not state.discarded_once[s] and state.calls_made == 0
         riichi = state.riichi[s]
         double = riichi and state.double_riichi[s]
@@ -422,7 +423,7 @@ class FuritenTracker:
             tile = offer.tile
         else:
             view = self._seats[s].view
-            tile = state.last_discard[1] if state.last_discard is not None else None
+            tile = state.last_discard.tile if state.last_discard is not None else None
         if not view.furiten:
             return
         what = f"ron {tile}" if tile is not None else "ron"

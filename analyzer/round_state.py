@@ -44,8 +44,11 @@ class RoundState:
         "calls_made",
         "clock",
         "declaring",
+        "called_discards",
         "discarded_once",
+        "discard_indexes",
         "double_riichi",
+        "draw_source",
         "event_index",
         "findings",
         "first_discards",
@@ -69,6 +72,7 @@ class RoundState:
         "replacement_cause",
         "replacement_due",
         "riichi",
+        "riichi_discards",
         "rules",
         "scores",
         "seen",
@@ -90,7 +94,12 @@ class RoundState:
         )
         self.melds: list[list[Meld]] = [[] for _ in range(4)]
         self.nsets = [0] * 4  # melds that stand for a set (all but kita)
-        self.ponds: list[list[PondTile]] = [[] for _ in range(4)]
+        # Each seat's pond, kept as its discard events and their event indexes (read as
+        # PondTile values through pond()): a discard costs two appends and no new object.
+        self.ponds: list[list[Discard]] = [[] for _ in range(4)]
+        self.discard_indexes: list[list[int]] = [[] for _ in range(4)]
+        self.riichi_discards: set[int] = set()  # event indexes of riichi declarations
+        self.called_discards: set[int] = set()  # event indexes of discards called away
         self.riichi = [False] * 4
         self.double_riichi = [False] * 4
         self.ippatsu = [False] * 4
@@ -103,8 +112,10 @@ class RoundState:
         self.live_remaining = (108 if players == 3 else 136) - 14 - 13 * players
         self.replacement_due: int | None = None
         self.replacement_cause: MeldKind | None = None
-        self.last_draw: tuple[int, Tile, int | None, bool, bool] | None = None
-        self.last_discard: tuple[int, Tile, int | None, int] | None = None
+        self.last_draw: DrawTile | None = None
+        # What the last draw replaced: None for a live draw, else the kan or kita.
+        self.draw_source: MeldKind | None = None
+        self.last_discard: Discard | None = None
         self.last_kakan: tuple[int, Meld] | None = None
         self.turn_seat: int | None = None
         self.scores = list(start.scores)
@@ -164,6 +175,15 @@ class RoundState:
 
     def hand_text(self, seat: int) -> str:
         return to_mpsz(self.hands[seat])
+
+    def pond(self, seat: int) -> tuple[PondTile, ...]:
+        """Seat ``seat``'s discards so far, in order, with their marks."""
+        riichi = self.riichi_discards
+        called = self.called_discards
+        return tuple(
+            PondTile(ev.tile, ev.tsumogiri, index in riichi, index in called, index)
+            for ev, index in zip(self.ponds[seat], self.discard_indexes[seat], strict=True)
+        )
 
     def take(self, seat: int, tile: Tile, tile_id: int | None, what: str) -> None:
         """Remove one tile from a concealed hand, by physical id when known."""
@@ -238,14 +258,13 @@ class RoundState:
                     else f"seat {self.next_drawer}"
                 )
                 raise ReplayError(f"seat {seat} draws out of turn: {who} draws next")
-            replacement = after_kita = False
+            source = None
         else:
             if due != seat:
                 raise ReplayError(
                     f"seat {seat} draws while seat {due} owes a replacement draw"
                 )
-            replacement = True
-            after_kita = self.replacement_cause is MeldKind.KITA
+            source = self.replacement_cause
             self.replacement_due = None
             self.replacement_cause = None
         self.live_remaining -= 1
@@ -264,7 +283,8 @@ class RoundState:
         elif ids is not None:
             self.ids = None  # the log stopped giving ids; fall back to tiles
         hand.append(tile)
-        self.last_draw = (seat, tile, tile_id, replacement, after_kita)
+        self.last_draw = ev
+        self.draw_source = source
         self.last_discard = None
         self.last_kakan = None
         self.turn_seat = seat
@@ -304,6 +324,7 @@ class RoundState:
             self.take(seat, tile, tile_id, "discards")
         is_riichi = self.declaring == seat
         if is_riichi:
+            self.riichi_discards.add(index)
             if not waits(counts34(hand)):
                 self.finding(
                     "illegal-riichi",
@@ -314,7 +335,8 @@ class RoundState:
                 )
         elif self.ippatsu[seat]:
             self.ippatsu[seat] = False
-        self.ponds[seat].append(PondTile(tile, ev.tsumogiri, is_riichi, False, index))
+        self.ponds[seat].append(ev)
+        self.discard_indexes[seat].append(index)
         if not self.discarded_once[seat]:
             self.first_discards[seat] = tile
             self.discarded_once[seat] = True
@@ -323,7 +345,7 @@ class RoundState:
         elif is_riichi:
             self.double_riichi[seat] = False
         self.next_drawer = (seat + 1) % self.players
-        self.last_discard = (seat, tile, tile_id, index)
+        self.last_discard = ev
         self.last_draw = None
         self.last_kakan = None
 
@@ -373,7 +395,8 @@ class RoundState:
         if kind in (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN):
             if self.last_discard is None:
                 raise ReplayError(f"seat {seat} calls {meld} with no discard to call")
-            d_seat, d_tile, d_id, _ = self.last_discard
+            discard = self.last_discard
+            d_seat, d_tile, d_id = discard.seat, discard.tile, discard.tile_id
             if meld.from_seat != d_seat:
                 raise ReplayError(
                     f"seat {seat} calls {meld} from seat {meld.from_seat}, "
@@ -384,8 +407,7 @@ class RoundState:
             ):
                 raise ReplayError(f"seat {seat} calls {meld.called} but the discard was {d_tile}")
             self.check_call(seat, meld, d_seat, ev.pos)
-            pond = self.ponds[d_seat]
-            pond[-1].called = True
+            self.called_discards.add(self.discard_indexes[d_seat][-1])
             if ids is not None and meld.called_id is not None:
                 rest: list[tuple[Tile, int | None]] = [
                     (t, i) for t, i in zip(meld.tiles, ids, strict=True) if i != meld.called_id
@@ -500,13 +522,15 @@ class RoundState:
         claims = ev.claims
         chankan = False
         if ev.tsumo:
-            if self.last_draw is None or self.last_draw[0] != seat:
+            if self.last_draw is None or self.last_draw.seat != seat:
                 raise ReplayError(f"seat {seat} wins by tsumo without having just drawn")
-            _, win_tile, _, replacement, after_kita = self.last_draw
+            win_tile = self.last_draw.tile
+            replacement = self.draw_source is not None
+            after_kita = self.draw_source is MeldKind.KITA
             concealed = tuple(self.hands[seat])
         else:
-            if self.last_discard is not None and self.last_discard[0] == from_seat:
-                win_tile = self.last_discard[1]
+            if self.last_discard is not None and self.last_discard.seat == from_seat:
+                win_tile = self.last_discard.tile
             elif self.last_kakan is not None and self.last_kakan[0] == from_seat:
                 added = self.last_kakan[1]
                 assert added.tiles
@@ -649,7 +673,7 @@ class RoundState:
             event=ev,
             concealed=tuple(tuple(h) for h in self.hands),
             melds=tuple(tuple(m) for m in self.melds),
-            ponds=tuple(tuple(p) for p in self.ponds),
+            ponds=tuple(self.pond(s) for s in range(4)),
             riichi=tuple(self.riichi),
             live_remaining=self.live_remaining,
             kans_by_seat=tuple(self.kans_by_seat),

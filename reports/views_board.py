@@ -95,7 +95,7 @@ def meld_tokens(meld: Meld, seat: int) -> str:
 
 def _pond(state: RoundState, seat: int) -> str:
     out = []
-    for p in state.ponds[seat]:
+    for p in state.pond(seat):
         flags = ("t" if p.tsumogiri else "") + ("r" if p.riichi else "") + ("c" if p.called else "")
         out.append(f"{p.tile}{flags}")
     return "".join(out)
