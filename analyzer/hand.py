@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
+from operator import mul
 from typing import Final
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
 ]
 
 SEQ: Final = 34
+_POSITIONS: Final = range(9)  # the positions of a suit's counts
 YAOCHU: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _CACHE_LIMIT: Final = 200_000
 
@@ -267,7 +269,7 @@ def _suit_complete(vec: Vec) -> tuple[bool, int]:
         # Each set's positions sum to 0 mod 3 (3i, or i + i+1 + i+2), so the pair's
         # position p has 2p = sum(i * v[i]) mod 3: only every third position can hold it.
         v = list(vec)
-        first = 2 * sum(i * c for i, c in enumerate(v)) % 3
+        first = 2 * sum(map(mul, v, _POSITIONS)) % 3
         for i in range(first, 9, 3):
             if v[i] >= 2:
                 v[i] -= 2
@@ -355,6 +357,11 @@ PART_OF: Final = tuple(k // 9 for k in range(34))
 PART_WEIGHT: Final = tuple(_BASE ** (k % 9) for k in range(34))
 NO_WAITS: Final[frozenset[int]] = frozenset()
 _PART_SIZE: Final = _BASE**9  # one part's keys are below this (a single-digit int)
+_TRIPLE_SIZE: Final = _BASE**3
+# The counts of three kinds, by their part of a key (see _decode).
+_TRIPLES: Final = tuple(
+    (k % _BASE, k // _BASE % _BASE, k // _BASE**2) for k in range(_TRIPLE_SIZE)
+)
 # Signature fields: shift, and width in a comment. The ones that vary most come lowest,
 # where the hash table looks first.
 _SINGLES: Final = 0  # 6 bits: kinds held once
@@ -401,11 +408,10 @@ _HONOR_GROWS: dict[int, tuple[int, ...]] = {}
 
 
 def _decode(key: int, n: int) -> list[int]:
-    out = []
-    for _ in range(n):
-        key, count = divmod(key, _BASE)
-        out.append(count)
-    return out
+    """The first ``n`` counts of a part key, three digits a lookup."""
+    high, low = divmod(key, _TRIPLE_SIZE)
+    top, middle = divmod(high, _TRIPLE_SIZE)
+    return [*_TRIPLES[low], *_TRIPLES[middle], *_TRIPLES[top]][:n]
 
 
 def _suit_part(key: int) -> int:
