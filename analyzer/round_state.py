@@ -41,12 +41,12 @@ class RoundState:
     """The live state of one hand while its events are applied."""
 
     __slots__ = (
+        "called_discards",
         "calls_made",
         "clock",
         "declaring",
-        "called_discards",
-        "discarded_once",
         "discard_indexes",
+        "discarded_once",
         "double_riichi",
         "draw_source",
         "event_index",
