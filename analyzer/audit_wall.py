@@ -159,11 +159,13 @@ def _trace(rnd: RoundReplay, wall: Wall, log: GameLog, aka: bool) -> RoundWall:
 def _verify(rnd: RoundReplay, wall: Wall, events: Sequence[Event]) -> RoundWall | None:
     """The hand's RoundWall if it matches its wall at every point, else None.
 
-    The same checks as :func:`_find_mismatch`, in the same order, without the words:
-    event classes are told apart by identity and the live draws are read from a
-    precomputed list, so a draw costs a few operations. None means "not verified":
-    a divergence, or an event of a class derived from one the check reads, which
-    is left to the walk.
+    The same checks as :func:`_find_mismatch`, without the words, and without reading
+    every event again: the draws come from what the replay recorded (the ids drawn,
+    in order, and which of them were replacement draws), compared with the wall in
+    bulk, and only the few events that are neither draws nor discards are read. None
+    means "not verified": a divergence, a hand the replay could not finish or whose
+    draws were not all given by id, or an event of a class derived from one the check
+    reads. Each is left to the walk.
     """
     start = rnd.start
     players = wall.players
@@ -177,37 +179,40 @@ def _verify(rnd: RoundReplay, wall: Wall, events: Sequence[Event]) -> RoundWall 
     first, last = rnd.first_event, rnd.last_event
     if last >= len(events) or first < -1:
         return None  # the walk reads these events by index; let it (and fail as it did)
+    if not rnd.complete or not rnd.all_drawn_ids:
+        return None
+    drawn = rnd.drawn_ids
+    replaced = rnd.replacement_draws
+    # wall §1.7: the r-th replacement draw takes the r-th rinshan tile.
+    rinshan = len(replaced)
+    if rinshan > wall.max_rinshan:
+        return None
+    for r, at in enumerate(replaced):
+        if at >= len(drawn) or drawn[at] != wall.rinshan_tile(r):
+            return None
+    if replaced:
+        taken = set(replaced)
+        live_ids = tuple(t for k, t in enumerate(drawn) if k not in taken)
+        last_live = max((k for k in range(len(drawn)) if k not in taken), default=-1)
+        before = sum(1 for at in replaced if at < last_live)
+    else:
+        live_ids = tuple(drawn)
+        before = 0
     # wall §1.6: live draw n takes yama[first_live - n], and after r rinshan draws
-    # the last live tile is yama[14 + r], so at most live_count(r) live draws.
-    live_tiles = wall.yama[wall.first_live :: -1]
-    limit = wall.live_count(0)
-    live = rinshan = 0
+    # the last live tile is yama[14 + r]: live draw n, made after r of them, needs
+    # n < live_count(0) - r. Both grow as the hand goes on, so the last one decides.
+    live = len(live_ids)
+    if live and live - 1 + before >= wall.live_count(0):
+        return None
+    if live_ids != wall.yama[wall.first_live :: -1][:live]:
+        return None
     revealed = 1
-    pending = [False] * 4
-    for ev in events[first + 1 : last + 1] if last > first else ():
-        # type() is X (not isinstance): one cheap test per event; a derived class
-        # falls to the last branch.
-        if type(ev) is DrawTile:
-            tile_id = ev.tile_id
-            if tile_id is None:
-                continue
-            seat = ev.seat
-            if pending[seat]:
-                pending[seat] = False
-                if rinshan >= wall.max_rinshan or tile_id != wall.rinshan_tile(rinshan):
-                    return None
-                rinshan += 1
-                limit -= 1
-            elif live < limit and tile_id == live_tiles[live]:
-                live += 1
-            else:
-                return None
-        elif type(ev) is Discard:
-            continue
-        elif type(ev) is DeclareMeld:
-            if ev.meld.kind in _RINSHAN_KINDS:
-                pending[ev.seat] = True
-        elif type(ev) is DoraReveal:
+    for index in rnd.other_events:
+        ev = events[index]
+        # type() is X (not isinstance): a derived class falls to the last branch.
+        if type(ev) is DeclareMeld:
+            continue  # its replacement draw is among those the replay recorded
+        if type(ev) is DoraReveal:
             tile_id = ev.tile_id
             if tile_id is None:
                 continue

@@ -79,6 +79,10 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
                 idle = True
                 for obs in observers:
                     obs.start_round(state)
+                try:
+                    state.check_start()
+                except ReplayError as exc:
+                    broken = _broken(state, ev, exc)
                 continue
             if kind is GameEnd:
                 assert isinstance(ev, GameEnd)
@@ -87,6 +91,8 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
                 continue
             if kind is GameStart or kind is Presence:
                 continue
+            if state is not None:
+                state.record.other_events.append(index)
         if broken:
             continue
         assert state is not None
@@ -102,13 +108,7 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
                 _apply(state, ev, index)
                 idle = not state.clock.busy
         except ReplayError as exc:
-            broken = True
-            state.record.complete = False
-            state.finding(
-                "inconsistent-log",
-                f"the log cannot be replayed at {ev.pos.where}: {exc.message}",
-                ev.pos,
-            )
+            broken = _broken(state, ev, exc)
             continue
         if only is not None:
             only(index, ev, state)
@@ -118,6 +118,17 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
     if state is not None:
         _close(state, len(log.events) - 1, log.events[-1].pos, observers)
     return game
+
+
+def _broken(state: RoundState, ev: Event, exc: ReplayError) -> bool:
+    """Mark the round as one the log made impossible to replay, from ``ev`` on."""
+    state.record.complete = False
+    state.finding(
+        "inconsistent-log",
+        f"the log cannot be replayed at {ev.pos.where}: {exc.message}",
+        ev.pos,
+    )
+    return True
 
 
 def _close(
@@ -175,6 +186,7 @@ def round_steps(
             if seen == round_no:
                 state = RoundState(ev, rules, rules.players, index)
                 state.record.index = round_no
+                state.check_start()
                 yield index, ev, state
             continue
         if state is None or isinstance(ev, GameStart | Presence | GameEnd):

@@ -49,6 +49,7 @@ class RoundState:
         "discarded_once",
         "double_riichi",
         "draw_source",
+        "drawn_ids",
         "event_index",
         "findings",
         "first_discards",
@@ -130,7 +131,12 @@ class RoundState:
         self.pos = start.pos
         self.clock = KanDoraClock(start.dora_indicator, start.dora_indicator_id)
         self.findings = self.record.findings
+        self.drawn_ids = self.record.drawn_ids
         self.event_index = index
+
+    def check_start(self) -> None:
+        """The tiles dealt and the first indicator, each in play once; else ReplayError."""
+        start = self.start
         ids = [i for h in start.hand_ids for i in h] if start.hand_ids is not None else []
         if start.dora_indicator_id is not None:
             ids.append(start.dora_indicator_id)
@@ -267,6 +273,7 @@ class RoundState:
             source = self.replacement_cause
             self.replacement_due = None
             self.replacement_cause = None
+            self.record.replacement_draws.append(len(self.drawn_ids))
         self.live_remaining -= 1
         if self.live_remaining < 0:
             raise ReplayError(f"seat {seat} draws {ev.tile} from an empty wall")
@@ -280,8 +287,11 @@ class RoundState:
                 raise ReplayError(f"tile id {tile_id} comes into play twice")
             if ids is not None:
                 ids[seat].append(tile_id)
-        elif ids is not None:
-            self.ids = None  # the log stopped giving ids; fall back to tiles
+            self.drawn_ids.append(tile_id)
+        else:
+            self.record.all_drawn_ids = False
+            if ids is not None:
+                self.ids = None  # the log stopped giving ids; fall back to tiles
         hand.append(tile)
         self.last_draw = ev
         self.draw_source = source

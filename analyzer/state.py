@@ -84,6 +84,14 @@ class RoundReplay:
     riichi_claims: list[tuple[int, int, tuple[int, ...] | None]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     complete: bool = True
+    # What the wall check reads instead of walking every event again: the ids of the
+    # tiles drawn, in order (all_drawn_ids: every draw had one), the places in that
+    # list of the replacement draws, and the indexes of the events that are neither a
+    # draw nor a discard.
+    drawn_ids: list[int] = field(default_factory=list)
+    all_drawn_ids: bool = True
+    replacement_draws: list[int] = field(default_factory=list)
+    other_events: list[int] = field(default_factory=list)
 
     @property
     def label(self) -> str:

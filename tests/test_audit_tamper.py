@@ -307,3 +307,22 @@ def test_kyuushu_with_eight_kinds() -> None:
     result = tamper(KYUUSHU_GAME, edit)
     _only(result, "draw-mismatch", wall=True)
     assert any("8 kinds" in f.message for f in result.findings)
+
+
+def test_a_tile_dealt_twice_is_an_inconsistent_hand_not_an_unreadable_file() -> None:
+    # Seat 0's first starting tile becomes seat 1's first tile as well, in the third hand.
+    def edit(c: Els) -> None:
+        init = c[_nth(c, "INIT", 2)]
+        dealt = _ints(init, "hai0")
+        _set(init, "hai0", [_ints(init, "hai1")[0], *dealt[1:]])
+
+    result = tamper(EXACT_GAME, edit)
+    assert result.error is None
+    # The hand cannot be replayed (and its rebuilt wall deals that seat another tile);
+    # the rest of the game is audited as before.
+    _only(result, "inconsistent-log", wall=True)
+    (broken,) = [f for f in result.findings if f.code == "inconsistent-log"]
+    third = [f for f in result.findings if f.code == "wall-mismatch"][0].round
+    assert broken.round == third
+    assert "at element" in broken.message and "<INIT>: tile id" in broken.message
+    assert broken.message.endswith("comes into play twice")
