@@ -322,7 +322,7 @@ def test_a_tile_dealt_twice_is_an_inconsistent_hand_not_an_unreadable_file() -> 
     # the rest of the game is audited as before.
     _only(result, "inconsistent-log", wall=True)
     (broken,) = [f for f in result.findings if f.code == "inconsistent-log"]
-    third = [f for f in result.findings if f.code == "wall-mismatch"][0].round
+    third = next(f for f in result.findings if f.code == "wall-mismatch").round
     assert broken.round == third
     assert "at element" in broken.message and "<INIT>: tile id" in broken.message
     assert broken.message.endswith("comes into play twice")
