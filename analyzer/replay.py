@@ -97,7 +97,6 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
             continue
         assert state is not None
         state.event_index = index
-        state.pos = ev.pos
         try:
             if hot and idle:
                 if kind is DrawTile:

@@ -68,7 +68,6 @@ class RoundState:
         "nsets",
         "players",
         "ponds",
-        "pos",
         "record",
         "replacement_cause",
         "replacement_due",
@@ -128,7 +127,6 @@ class RoundState:
         # Tenhou logs show ura indicators for every riichi winner, so a missing
         # one is a finding; mjai dialects may not record them at all.
         self.ura_always_recorded = True
-        self.pos = start.pos
         self.clock = KanDoraClock(start.dora_indicator, start.dora_indicator_id)
         self.findings = self.record.findings
         self.drawn_ids = self.record.drawn_ids
@@ -434,7 +432,7 @@ class RoundState:
             self.last_discard = None
             self.turn_seat = seat
             if kind is MeldKind.DAIMINKAN:
-                self.kan_declared(seat, kind)
+                self.kan_declared(seat, kind, ev.pos)
         elif kind is MeldKind.KAKAN:
             melds = self.melds[seat]
             k = next(
@@ -455,7 +453,7 @@ class RoundState:
             self.ippatsu_before_kakan = list(self.ippatsu)
             self.break_first_turn()
             self.last_kakan = (seat, meld)
-            self.kan_declared(seat, kind)
+            self.kan_declared(seat, kind, ev.pos)
         elif kind is MeldKind.ANKAN:
             for i, t in enumerate(meld.tiles):
                 self.take(
@@ -464,7 +462,7 @@ class RoundState:
             self.melds[seat].append(meld)
             self.nsets[seat] += 1
             self.break_first_turn()
-            self.kan_declared(seat, kind)
+            self.kan_declared(seat, kind, ev.pos)
         elif kind is MeldKind.KITA:
             if self.players != 3:
                 raise ReplayError(f"seat {seat} declares kita in a four-player game")
@@ -509,12 +507,12 @@ class RoundState:
         if self.rules.kuikae_forbidden and meld.kind in (MeldKind.CHI, MeldKind.PON):
             self.swap_ban = (seat, _swap_kinds(meld))
 
-    def kan_declared(self, seat: int, kind: MeldKind) -> None:
+    def kan_declared(self, seat: int, kind: MeldKind, pos: SourcePos) -> None:
         if kind is not MeldKind.DAIMINKAN and self.live_remaining == 0:
             self.finding(
                 "illegal-call",
                 f"seat {seat} declares a {kind.value} after the last tile was drawn",
-                self.pos,
+                pos,
                 seat,
             )
         self.kans_by_seat[seat] += 1
