@@ -3,7 +3,9 @@
 Both tools run as command lines, alternately, on the same inputs in the same run;
 the best of N runs of each is reported with the ratio, in wall time and in the CPU
 time (user + system) of the process and its children, which a busy machine disturbs
-less.
+less. On a shared machine a tool's best run and the other's may fall in different
+minutes, so the CPU ratio of each round (the two runs back to back, the order
+changing each round) is reported too: its median and quartiles.
 
 The project's modules are byte-compiled first, as ``pip install`` does for an
 installed package such as jansou; otherwise a run under ``PYTHONDONTWRITEBYTECODE``
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -56,19 +59,26 @@ def main() -> int:
     jobs = [] if args.defaults else ["-j", str(args.jobs)]
     mine = [sys.executable, "-m", "mjaudit", "audit", "--format", "json", *jobs, args.path]
     peer_bin = shutil.which("jansou-validate")
-    peer = (
-        [peer_bin, "-q", *jobs, str(Path(args.path) / "**" / "*.xml")] if peer_bin else None
-    )
+    peer = [peer_bin, "-q", *jobs, str(Path(args.path) / "**" / "*.xml")] if peer_bin else None
     inf = float("inf")
     mine_wall = mine_cpu = peer_wall = peer_cpu = inf
-    for _ in range(args.runs):
-        wall, cpu, code = _time(mine)
-        mine_wall, mine_cpu = min(mine_wall, wall), min(mine_cpu, cpu)
-        if code not in (0, 1):
-            print(f"mjaudit exited {code}")
+    ratios: list[float] = []
+    for run in range(args.runs):
+        cpus = {}
+        for tool in ("mine", "peer") if run % 2 == 0 else ("peer", "mine"):
+            if tool == "peer":
+                if peer is None:
+                    continue
+                wall, cpu, _ = _time(peer)
+                peer_wall, peer_cpu = min(peer_wall, wall), min(peer_cpu, cpu)
+            else:
+                wall, cpu, code = _time(mine)
+                mine_wall, mine_cpu = min(mine_wall, wall), min(mine_cpu, cpu)
+                if code not in (0, 1):
+                    print(f"mjaudit exited {code}")
+            cpus[tool] = cpu
         if peer is not None:
-            wall, cpu, _ = _time(peer)
-            peer_wall, peer_cpu = min(peer_wall, wall), min(peer_cpu, cpu)
+            ratios.append(cpus["mine"] / cpus["peer"])
     n = len(files)
     workers = "each tool's default workers" if args.defaults else f"{args.jobs} worker(s)"
     print(f"{n} files, best of {args.runs}, {workers}")
@@ -82,6 +92,9 @@ def main() -> int:
         f"ratio mjaudit/jansou: wall {mine_wall / peer_wall:.2f}, cpu {mine_cpu / peer_cpu:.2f} "
         "(below 1 means mjaudit is faster)"
     )
+    if len(ratios) >= 2:
+        q1, median, q3 = statistics.quantiles(ratios, n=4)
+        print(f"cpu ratio round by round: median {median:.2f} (quartiles {q1:.2f}-{q3:.2f})")
     return 0
 
 
