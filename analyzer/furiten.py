@@ -177,7 +177,6 @@ class FuritenTracker:
             self._settle(index, event)
         # By exact type, as the replay does: draws and discards are nearly every event,
         # and a draw is taken here, without a further call.
-        kind = type(event)
         if type(event) is DrawTile:
             seat = self._seats[event.seat]
             if seat.temporary is not None and not self._lift_on_discard:
@@ -188,12 +187,12 @@ class FuritenTracker:
                 self._tsumo = self._chance(state, event.seat, event.tile, True, False)
                 self._tsumo_index = index
                 self._unsettled = True
-        elif kind is Discard:
-            self._on_discard(index, event, state)  # type: ignore[arg-type]
-        elif kind is DeclareMeld:
-            self._on_meld(index, event, state)  # type: ignore[arg-type]
-        elif kind is Win:
-            self._on_win(index, event, state)  # type: ignore[arg-type]
+        elif type(event) is Discard:
+            self._on_discard(index, event, state)
+        elif type(event) is DeclareMeld:
+            self._on_meld(index, event, state)
+        elif type(event) is Win:
+            self._on_win(index, event, state)
         if self._changed:  # some seat's view changed
             self._changed = False
             self.timeline[self._round].append((index, self._views()))
