@@ -328,7 +328,7 @@ class FuritenTracker:
         if drawn != kind:  # else the tiles left are the ones the waits were taken of
             # hand.part_signature and hand.signed_waits, with their tables read here
             # first: nearly every part is in them, and nearly every hand waits on nothing.
-            parts, signatures = seat.parts, seat.signatures
+            parts, signatures, tables = seat.parts, seat.signatures, SIGNATURE_TABLES
             gone = PART_OF[kind]
             parts[gone] -= PART_WEIGHT[kind]
             if drawn is not None:
@@ -336,13 +336,11 @@ class FuritenTracker:
                 parts[came] += PART_WEIGHT[drawn]
                 if came != gone:
                     key = parts[came]
-                    found_sig = SIGNATURE_TABLES[came].get(key)
-                    signatures[came] = (
-                        part_signature(came, key) if found_sig is None else found_sig
-                    )
+                    sig = tables[came].get(key)
+                    signatures[came] = part_signature(came, key) if sig is None else sig
             key = parts[gone]
-            found_sig = SIGNATURE_TABLES[gone].get(key)
-            signatures[gone] = part_signature(gone, key) if found_sig is None else found_sig
+            sig = tables[gone].get(key)
+            signatures[gone] = part_signature(gone, key) if sig is None else sig
             ms, ps, ss, hs = signatures
             if WAIT_SHAPES.get(ms + ps + ss + hs) == 0:
                 found = NO_WAITS

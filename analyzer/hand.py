@@ -144,6 +144,7 @@ def _globalise(groups: tuple[int, ...], base: int) -> tuple[int, ...]:
 
 # -- complete hands ----------------------------------------------------------------
 
+
 def decompose(counts: Sequence[int]) -> tuple[Decomposition, ...]:
     """Every four-sets-and-a-pair reading of a concealed part of 3k+2 tiles.
 
@@ -359,9 +360,7 @@ NO_WAITS: Final[frozenset[int]] = frozenset()
 _PART_SIZE: Final = _BASE**9  # one part's keys are below this (a single-digit int)
 _TRIPLE_SIZE: Final = _BASE**3
 # The counts of three kinds, by their part of a key (see _decode).
-_TRIPLES: Final = tuple(
-    (k % _BASE, k // _BASE % _BASE, k // _BASE**2) for k in range(_TRIPLE_SIZE)
-)
+_TRIPLES: Final = tuple((k % _BASE, k // _BASE % _BASE, k // _BASE**2) for k in range(_TRIPLE_SIZE))
 # Signature fields: shift, and width in a comment. The ones that vary most come lowest,
 # where the hash table looks first.
 _SINGLES: Final = 0  # 6 bits: kinds held once
@@ -523,11 +522,10 @@ def part_signature(part: int, key: int) -> int:
     A caller that keeps a hand's four signatures (:func:`signed_waits`) updates only
     the parts a draw or a discard changed.
     """
-    if part == 3:
-        found = _HONOR_SIGNATURES.get(key)
-        return _honor_part(key) if found is None else found
-    found = _SUIT_SIGNATURES.get(key)
-    return _suit_part(key) if found is None else found
+    found = SIGNATURE_TABLES[part].get(key)
+    if found is None:
+        found = _honor_part(key) if part == 3 else _suit_part(key)
+    return found
 
 
 def signed_waits(parts: Sequence[int], signatures: Sequence[int]) -> frozenset[int]:

@@ -67,7 +67,7 @@ class RoundState:
         "next_drawer",
         "nsets",
         "players",
-        "ponds",
+        "pond_events",
         "record",
         "replacement_cause",
         "replacement_due",
@@ -96,7 +96,7 @@ class RoundState:
         self.nsets = [0] * 4  # melds that stand for a set (all but kita)
         # Each seat's pond, kept as its discard events and their event indexes (read as
         # PondTile values through pond()): a discard costs two appends and no new object.
-        self.ponds: list[list[Discard]] = [[] for _ in range(4)]
+        self.pond_events: list[list[Discard]] = [[] for _ in range(4)]
         self.discard_indexes: list[list[int]] = [[] for _ in range(4)]
         self.riichi_discards: set[int] = set()  # event indexes of riichi declarations
         self.called_discards: set[int] = set()  # event indexes of discards called away
@@ -186,7 +186,7 @@ class RoundState:
         called = self.called_discards
         return tuple(
             PondTile(ev.tile, ev.tsumogiri, index in riichi, index in called, index)
-            for ev, index in zip(self.ponds[seat], self.discard_indexes[seat], strict=True)
+            for ev, index in zip(self.pond_events[seat], self.discard_indexes[seat], strict=True)
         )
 
     def take(self, seat: int, tile: Tile, tile_id: int | None, what: str) -> None:
@@ -265,9 +265,7 @@ class RoundState:
             source = None
         else:
             if due != seat:
-                raise ReplayError(
-                    f"seat {seat} draws while seat {due} owes a replacement draw"
-                )
+                raise ReplayError(f"seat {seat} draws while seat {due} owes a replacement draw")
             source = self.replacement_cause
             self.replacement_due = None
             self.replacement_cause = None
@@ -343,7 +341,7 @@ class RoundState:
                 )
         elif self.ippatsu[seat]:
             self.ippatsu[seat] = False
-        self.ponds[seat].append(ev)
+        self.pond_events[seat].append(ev)
         self.discard_indexes[seat].append(index)
         if not self.discarded_once[seat]:
             self.first_discards[seat] = tile
