@@ -36,6 +36,7 @@ from mjaudit.events import (
     Win,
 )
 from mjaudit.findings import Finding, JsonValue, Severity
+from mjaudit.frozen import quick_init
 from mjaudit.melds import MeldKind
 from mjaudit.tiles import Tile
 
@@ -53,6 +54,7 @@ _WALL_KINDS = (DrawTile, Discard, DeclareMeld, DoraReveal, Win, RoundDraw)
 _OTHER_KINDS = frozenset({GameStart, RoundStart, RiichiDeclared, RiichiAccepted, GameEnd, Presence})
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundWall:
     """One hand's rebuilt wall and how far the log used it.

@@ -60,6 +60,7 @@ from mjaudit.events import (
     Win,
 )
 from mjaudit.findings import Finding, JsonValue, Severity
+from mjaudit.frozen import quick_init
 from mjaudit.hands import HandResult, WinContext
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.rules import Ruleset
@@ -68,6 +69,7 @@ from mjaudit.tiles import Tile, to_mpsz
 __all__ = ["FuritenTracker", "SeatView", "review_log"]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SeatView:
     """One seat's furiten picture after an event."""
@@ -103,6 +105,7 @@ class _Seat:
     view: SeatView = _NOT_TENPAI
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class _Chance:
     """A seat that could have won on an offered tile, as things stood then."""

@@ -33,6 +33,8 @@ from itertools import product
 from operator import mul
 from typing import Final
 
+from mjaudit.frozen import quick_init
+
 __all__ = [
     "SEQ",
     "SIGNATURE_TABLES",
@@ -59,6 +61,7 @@ _CACHE_LIMIT: Final = 200_000
 Vec = tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Decomposition:
     """Four-sets-and-a-pair reading of a concealed part: ``pair`` kind and groups."""

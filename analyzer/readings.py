@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from analyzer.hand import SEQ, Decomposition
+from mjaudit.frozen import quick_init
 from mjaudit.melds import Meld, MeldKind
 
 __all__ = ["MeldGroups", "Reading", "Wait", "meld_groups", "readings"]
@@ -26,6 +27,7 @@ class Wait(Enum):
     TANKI = "tanki"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SetPart:
     """A triplet or kan for fu and concealment: kind, kan or not, concealed or not."""
@@ -35,6 +37,7 @@ class SetPart:
     concealed: bool
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class MeldGroups:
     """The melds of a hand, as groups (kita left out)."""
@@ -70,6 +73,7 @@ def meld_groups(melds: Sequence[Meld]) -> MeldGroups:
     return MeldGroups(tuple(seqs), tuple(sets), opened, kans)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Reading:
     """Four sets and a pair, melds included, and the group the winning tile completed.

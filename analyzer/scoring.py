@@ -32,6 +32,7 @@ from analyzer.yaku_yakuman import (
     reading_yakuman,
     tile_yakuman,
 )
+from mjaudit.frozen import quick_init
 from mjaudit.hands import HandResult, WinContext, YakuHan
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.rules import Ruleset
@@ -53,6 +54,7 @@ class NotAWin(Exception):
         self.message = message
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class _Candidate:
     yakuman: tuple[YakuHan, ...]

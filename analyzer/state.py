@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from mjaudit.events import GameEnd, GameLog, RoundDraw, RoundStart, Win
 from mjaudit.findings import Finding
+from mjaudit.frozen import quick_init
 from mjaudit.hands import WinContext
 from mjaudit.melds import Meld
 from mjaudit.rules import Ruleset
@@ -27,6 +28,7 @@ class PondTile:
     event_index: int = -1
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class WinRecord:
     """One win as the replay saw it, ready to be scored."""

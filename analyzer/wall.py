@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from enum import Enum
 from operator import add, itemgetter, mod
 
+from mjaudit.frozen import quick_init
+
 __all__ = [
     "MT19937",
     "DeadWallLayout",
@@ -318,6 +320,7 @@ _SEAT_DEALS = {
 }
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Wall:
     """One hand's wall: ``yama[0..N-1]`` as shuffled, and how it is used.

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 from mjaudit.errors import SourcePos
+from mjaudit.frozen import quick_init
 from mjaudit.melds import Meld
 from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
@@ -100,6 +101,7 @@ class RulesHint:
     extras: tuple[tuple[str, str], ...] = ()
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class WinClaims:
     """What the log says about one win. ``None`` = the format does not record it."""
@@ -154,6 +156,7 @@ class GameStart:
     seed: str | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RoundStart:
     pos: SourcePos
@@ -191,6 +194,7 @@ class Discard:
     tile_id: int | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class DeclareMeld:
     """Any call, or a self-declared kan or kita."""
@@ -248,12 +252,14 @@ class DoraReveal:
     tile_id: int | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RiichiDeclared:
     pos: SourcePos
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class RiichiAccepted:
     pos: SourcePos
@@ -261,6 +267,7 @@ class RiichiAccepted:
     scores: tuple[int, ...] | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Win:
     pos: SourcePos

@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from mjaudit.frozen import quick_init
+
 __all__ = ["ERROR_CODES", "INFO_CODES", "WARNING_CODES", "Finding", "Severity"]
 
 
@@ -55,6 +57,7 @@ INFO_CODES = frozenset(
 JsonValue = str | int | float | bool | None | Sequence["JsonValue"] | Mapping[str, "JsonValue"]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Finding:
     code: str

@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mjaudit.events import Limit
+from mjaudit.frozen import quick_init
 from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
 
 __all__ = ["FuPart", "HandResult", "Payments", "WinContext", "YakuHan"]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class WinContext:
     """Everything about a win that is not the tiles themselves.
@@ -62,6 +64,7 @@ class FuPart:
     fu: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Payments:
     """What the hand costs its payers, without honba and sticks.
@@ -75,6 +78,7 @@ class Payments:
     non_dealer: int | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class HandResult:
     han: int

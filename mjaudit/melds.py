@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from mjaudit.frozen import quick_init
 from mjaudit.tiles import Tile, to_mpsz
 
 __all__ = ["Meld", "MeldKind", "parse_meld"]
@@ -28,6 +29,7 @@ class MeldKind(Enum):
         return self in (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN, MeldKind.KAKAN)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Meld:
     """A call or a concealed kan.
