@@ -144,6 +144,34 @@ def _check_ids(ids: list[int], what: str) -> list[int]:
     return ids
 
 
+# A tile id as the log writes it, "0" to "135". Looking the text up costs about half
+# of int() and checks the range in the same step; anything not in the table (another
+# spelling, a bad number) takes the careful path, which words the error.
+_ID_OF_TEXT = {str(i): i for i in range(136)}
+_id_of_text = _ID_OF_TEXT.__getitem__
+
+
+def _tile_ids(text: str | None, what: str) -> tuple[int, ...]:
+    """A comma-separated list of tile ids, each in 0..135 (empty text: none)."""
+    if text:
+        try:
+            return tuple(map(_id_of_text, text.split(",")))
+        except KeyError:
+            pass
+    return tuple(_check_ids(_ints(text, what), what))
+
+
+def _tile_id(text: str | None, what: str, range_what: str | None = None) -> int:
+    """One tile id in 0..135 (``range_what`` names it when it is out of range)."""
+    found = _ID_OF_TEXT.get(text) if text is not None else None
+    if found is not None:
+        return found
+    return _check_ids([_int(text, what)], range_what or what)[0]
+
+
+_SEAT_OF_TEXT = {str(i): i for i in range(4)}
+
+
 def decode_meld(who: int, m: int, aka: bool = True) -> Meld:
     """Decode the ``m`` bitfield of an ``N`` tag (or of AGARI ``m``) for caller ``who``.
 
@@ -331,7 +359,11 @@ class _Reader:
         self.ensure_started()
 
     def seat(self, a: Attrs, key: str) -> int:
-        seat = _int(a.get(key), key)
+        text = a.get(key)
+        seat = _SEAT_OF_TEXT.get(text) if text is not None else None
+        if seat is not None:
+            return seat
+        seat = _int(text, key)
         if not 0 <= seat < 4:
             raise _Fail(f"{key}={seat} is not a seat 0..3")
         return seat
@@ -346,11 +378,14 @@ class _Reader:
             raise _Fail(f"INIT ten has {len(ten)} numbers, expected 4")
         dealer = self.seat(a, "oya")
         hand_ids: list[tuple[int, ...]] = []
+        table = self.table
+        hands: list[tuple[Tile, ...]] = []
         for key, what in _INIT_HANDS:
-            ids = _check_ids(_ints(a.get(key, ""), what), what)
+            ids = _tile_ids(a.get(key, ""), what)
             if ids and len(ids) != 13:
                 raise _Fail(f"{what} has {len(ids)} tiles, expected 13")
-            hand_ids.append(tuple(ids))
+            hand_ids.append(ids)
+            hands.append(tuple(map(table.__getitem__, ids)))
         if self.n_players == 4 and not hand_ids[3]:
             raise _Fail("INIT hai3 is empty in a four-player game")
         _check_ids([seed[5]], "INIT dora indicator")
@@ -363,9 +398,9 @@ class _Reader:
                 honba=seed[1],
                 riichi_sticks=seed[2],
                 dealer=dealer,
-                scores=tuple(t * 100 for t in ten),
-                dora_indicator=self.tile(seed[5]),
-                hands=tuple(map(self.tiles, hand_ids)),
+                scores=tuple([t * 100 for t in ten]),
+                dora_indicator=table[seed[5]],
+                hands=tuple(hands),
                 dice=(seed[3] + 1, seed[4] + 1),
                 dora_indicator_id=seed[5],
                 hand_ids=tuple(hand_ids),
@@ -400,16 +435,16 @@ class _Reader:
 
     def on_dora(self, a: Attrs) -> None:
         self.need_round("DORA")
-        tile_id = _check_ids([_int(a.get("hai"), "DORA hai")], "DORA")[0]
+        tile_id = _tile_id(a.get("hai"), "DORA hai", "DORA")
         self.events.append(DoraReveal(self.pos, self.tile(tile_id), tile_id))
 
     def score_pairs(self, a: Attrs) -> tuple[_Ints, _Ints, _Ints | None]:
         sc = _ints(a.get("sc"), "sc")
         if len(sc) not in (8, 16):
             raise _Fail(f"sc has {len(sc)} numbers, expected 8 (or 16 with chips)")
-        before = tuple(sc[i] * 100 for i in range(0, 8, 2))
-        deltas = tuple(sc[i] * 100 for i in range(1, 8, 2))
-        extra = tuple(sc[i] for i in range(9, 16, 2)) if len(sc) == 16 else None
+        before = tuple([t * 100 for t in sc[0:8:2]])
+        deltas = tuple([t * 100 for t in sc[1:8:2]])
+        extra = tuple(sc[9:16:2]) if len(sc) == 16 else None
         return before, deltas, extra
 
     def on_agari(self, a: Attrs) -> None:
@@ -424,10 +459,16 @@ class _Reader:
             raise _Fail("AGARI ten must be 'fu,points,limit'")
         if not 0 <= ten[2] <= 5:
             raise _Fail(f"AGARI limit code {ten[2]} is outside 0..5")
-        hand_ids = _check_ids(_ints(a.get("hai"), "AGARI hai"), "AGARI hai")
-        machi = _check_ids([_int(a.get("machi"), "AGARI machi")], "AGARI machi")[0]
+        hand_ids = _tile_ids(a.get("hai"), "AGARI hai")
+        machi = _tile_id(a.get("machi"), "AGARI machi")
         aka = self.aka
-        melds = tuple(_decode_meld_cached(who, m, aka) for m in _ints(a.get("m", ""), "AGARI m"))
+        table = self.table
+        meld_codes = a.get("m")
+        melds = (
+            tuple([_decode_meld_cached(who, m, aka) for m in _ints(meld_codes, "AGARI m")])
+            if meld_codes
+            else ()
+        )
         yaku: tuple[tuple[Yaku, int], ...] | None = None
         yakuman: tuple[Yaku, ...] | None = None
         han: int | None = None
@@ -435,24 +476,21 @@ class _Reader:
             flat = _ints(a["yaku"], "AGARI yaku")
             if len(flat) % 2:
                 raise _Fail("AGARI yaku must be id,han pairs")
-            yaku = tuple((self.yaku_id(flat[i]), flat[i + 1]) for i in range(0, len(flat), 2))
-            han = sum(h for _, h in yaku)
+            yaku = tuple(zip(map(self.yaku_id, flat[0::2]), flat[1::2], strict=True))
+            han = sum(flat[1::2])
         if "yakuman" in a:
             yakuman = tuple(self.yaku_id(i) for i in _ints(a["yakuman"], "AGARI yakuman"))
         if yaku is None and yakuman is None:
             raise _Fail("AGARI has neither yaku nor yakuman")
-        dora_ids = _check_ids(_ints(a.get("doraHai", ""), "doraHai"), "doraHai")
-        ura_ids = (
-            _check_ids(_ints(a["doraHaiUra"], "doraHaiUra"), "doraHaiUra")
-            if "doraHaiUra" in a
-            else None
-        )
+        dora_ids = _tile_ids(a.get("doraHai", ""), "doraHai")
+        ura_text = a.get("doraHaiUra")
+        ura_ids = _tile_ids(ura_text, "doraHaiUra") if ura_text is not None else None
         before, deltas, extra = self.score_pairs(a)
         pao = self.seat(a, "paoWho") if "paoWho" in a else None
         claims = WinClaims(
-            hand=self.tiles(hand_ids),
-            hand_ids=tuple(hand_ids),
-            win_tile=self.tile(machi),
+            hand=tuple(map(table.__getitem__, hand_ids)),
+            hand_ids=hand_ids,
+            win_tile=table[machi],
             win_tile_id=machi,
             melds=melds,
             han=han,
@@ -461,10 +499,10 @@ class _Reader:
             limit=_LIMITS[ten[2]],
             yaku=yaku,
             yakuman=yakuman,
-            dora_indicators=self.tiles(dora_ids),
-            dora_indicator_ids=tuple(dora_ids),
-            ura_indicators=self.tiles(ura_ids) if ura_ids is not None else None,
-            ura_indicator_ids=tuple(ura_ids) if ura_ids is not None else None,
+            dora_indicators=tuple(map(table.__getitem__, dora_ids)),
+            dora_indicator_ids=dora_ids,
+            ura_indicators=tuple(map(table.__getitem__, ura_ids)) if ura_ids is not None else None,
+            ura_indicator_ids=ura_ids,
             honba=ba[0],
             riichi_sticks=ba[1],
             scores_before=before,
@@ -494,7 +532,7 @@ class _Reader:
         hands = []
         for i in range(4):
             if f"hai{i}" in a:
-                ids = _check_ids(_ints(a[f"hai{i}"], f"hai{i}"), f"hai{i}")
+                ids = _tile_ids(a[f"hai{i}"], f"hai{i}")
                 hands.append((i, self.tiles(ids)))
         before, deltas, _ = self.score_pairs(a)
         tenpai = (

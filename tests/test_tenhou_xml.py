@@ -227,3 +227,84 @@ def test_fast_event_builders_make_the_same_frozen_values() -> None:
     assert discard == Discard(pos, 1, Tile("0p"), False, None)
     with pytest.raises(FrozenInstanceError):
         draw.seat = 3  # type: ignore[misc]
+
+
+def _init(**changes: str) -> str:
+    attrs = {
+        "seed": "0,0,0,2,3,135",
+        "ten": "250,250,250,250",
+        "oya": "0",
+        **{f"hai{k}": ",".join(str(i) for i in range(k * 13, k * 13 + 13)) for k in range(4)},
+        **changes,
+    }
+    return "<INIT " + " ".join(f'{k}="{v}"' for k, v in attrs.items()) + "/>"
+
+
+_AGARI = (
+    '<AGARI ba="0,0" hai="{hai}" machi="{machi}" ten="30,1000,0" yaku="1,1,8,1" '
+    'doraHai="135" who="{who}" fromWho="1" sc="250,10,250,-10,250,0,250,0" '
+    'owari="260,6.0,240,-16.0,250,-5.0,250,15.0"/>'
+)
+
+
+_BAD_ATTRIBUTES = [
+    (
+        4,
+        "hai-136",
+        _init(hai0="0,1,2,3,4,5,6,7,8,9,10,11,136"),
+        "INIT hai0: tile id 136 is outside 0..135",
+    ),
+    (4, "hai-x", _init(hai1="13,14,x"), "INIT hai1 is not a list of integers: '13,14,x'"),
+    (4, "hai-short", _init(hai2="26,27"), "INIT hai2 has 2 tiles, expected 13"),
+    (4, "oya-4", _init(oya="4"), "oya=4 is not a seat 0..3"),
+    (4, "oya-text", _init(oya="east"), "oya is not an integer: 'east'"),
+    (5, "dora-140", _init() + '<DORA hai="140"/>', "DORA: tile id 140 is outside 0..135"),
+    (5, "dora-none", _init() + "<DORA/>", "missing DORA hai"),
+    (
+        5,
+        "machi-negative",
+        _init() + _AGARI.format(hai="0,1,2", machi="-1", who="0"),
+        "AGARI machi: tile id -1 is outside 0..135",
+    ),
+    (
+        5,
+        "agari-hai-999",
+        _init() + _AGARI.format(hai="0,1,2,999", machi="2", who="0"),
+        "AGARI hai: tile id 999 is outside 0..135",
+    ),
+    (
+        5,
+        "agari-who-9",
+        _init() + _AGARI.format(hai="0,1,2", machi="2", who="9"),
+        "who=9 is not a seat 0..3",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("element", "body", "words"),
+    [pytest.param(element, body, words, id=name) for element, name, body, words in _BAD_ATTRIBUTES],
+)
+def test_a_bad_attribute_is_named_with_its_element(element: int, body: str, words: str) -> None:
+    with pytest.raises(LogFormatError) as info:
+        parse_tenhou_xml((HEAD + body + "</mjloggm>").encode(), "bad.xml")
+    text = str(info.value)
+    assert text.startswith(f"bad.xml (element {element}): <") and text.endswith(words)
+
+
+def test_other_spellings_of_numbers_read_as_the_numbers() -> None:
+    # Ids, seats and lists are looked up by their usual spelling first; any other
+    # spelling int() accepts (a leading zero, spaces) still means the same number.
+    usual = _init() + "<T52/>" + _AGARI.format(hai="0,1,2,3", machi="3", who="0")
+    odd = (
+        _init(oya="00", hai0=" 0, 1,2,3,4,5,6,7,8,9,10,11,012")
+        + "<T52/>"
+        + _AGARI.format(hai="00,1, 2,3", machi="03", who=" 0")
+    )
+    a = parse_tenhou_xml((HEAD + usual + "</mjloggm>").encode(), "a.xml").events
+    b = parse_tenhou_xml((HEAD + odd + "</mjloggm>").encode(), "a.xml").events
+    assert a == b
+    win = next(e for e in a if isinstance(e, Win))
+    assert win.claims.hand_ids == (0, 1, 2, 3) and win.claims.win_tile_id == 3
+    assert win.claims.yaku == ((Yaku(1), 1), (Yaku(8), 1)) and win.claims.han == 2
+    assert win.claims.deltas == (1000, -1000, 0, 0)
