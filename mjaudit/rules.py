@@ -8,7 +8,6 @@ A TOML file overrides a preset: ``base = "tenhou"`` and then any field by name.
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -282,6 +281,10 @@ def override(base: Ruleset, values: Mapping[str, object], path: str = "<rules>")
 def load_rules(spec: str) -> Ruleset:
     """A preset name, or a TOML file whose ``base`` names the preset it overrides."""
     if spec.endswith(".toml"):
+        # Imported here: tomllib (with the datetime module it loads) is a noticeable
+        # share of the start-up, and only a rules file needs it.
+        import tomllib
+
         path = Path(spec)
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
