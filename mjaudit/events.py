@@ -9,9 +9,9 @@ claim is optional because formats record different things.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
+from typing import Any
 
 from mjaudit.errors import SourcePos
 from mjaudit.frozen import quick_init
@@ -207,42 +207,48 @@ class DeclareMeld:
 # Parsers build a draw or a discard for nearly every element of a log. A frozen
 # dataclass's own ``__init__`` sets each field through ``object.__setattr__`` (to get
 # past its own guard), which costs about three times as much as a plain slot store.
-# These builders are plain slotted classes with the same slots, in the same order, as
-# the event: their ``__init__`` stores the fields the plain way and then makes the
-# instance the frozen event itself (``__class__`` may change between classes of the
-# same layout). What they return is an ordinary DrawTile or Discard, guard included;
-# no builder instance outlives its ``__init__``.
+# The builders below make a bare instance of a plain slotted twin class (the same
+# slots, in the same order, as the event), store the fields the plain way and then
+# make it the frozen event itself (``__class__`` may change between classes of the
+# same layout). What they return is an ordinary DrawTile or Discard, guard included.
+# They are plain functions rather than classes: a call to a Python function costs
+# about half of a class's constructor, which goes through ``__init__``.
 
 
-class _DrawBuilder:
+class _DrawTwin:
     __slots__ = DrawTile.__slots__
 
-    def __init__(self, pos: SourcePos, seat: int, tile: Tile, tile_id: int | None) -> None:
-        self.pos = pos
-        self.seat = seat
-        self.tile = tile
-        self.tile_id = tile_id
-        self.__class__ = DrawTile  # type: ignore[assignment]
 
-
-class _DiscardBuilder:
+class _DiscardTwin:
     __slots__ = Discard.__slots__
 
-    def __init__(
-        self, pos: SourcePos, seat: int, tile: Tile, tsumogiri: bool, tile_id: int | None
-    ) -> None:
-        self.pos = pos
-        self.seat = seat
-        self.tile = tile
-        self.tsumogiri = tsumogiri
-        self.tile_id = tile_id
-        self.__class__ = Discard  # type: ignore[assignment]
+
+_bare = object.__new__
 
 
-make_draw: Callable[[SourcePos, int, Tile, int | None], DrawTile]
-make_draw = _DrawBuilder  # type: ignore[assignment]
-make_discard: Callable[[SourcePos, int, Tile, bool, int | None], Discard]
-make_discard = _DiscardBuilder  # type: ignore[assignment]
+def make_draw(pos: SourcePos, seat: int, tile: Tile, tile_id: int | None) -> DrawTile:
+    """``DrawTile(pos, seat, tile, tile_id)``, built in about a third of the time."""
+    ev: Any = _bare(_DrawTwin)
+    ev.pos = pos
+    ev.seat = seat
+    ev.tile = tile
+    ev.tile_id = tile_id
+    ev.__class__ = DrawTile
+    return ev  # type: ignore[no-any-return]
+
+
+def make_discard(
+    pos: SourcePos, seat: int, tile: Tile, tsumogiri: bool, tile_id: int | None
+) -> Discard:
+    """``Discard(pos, seat, tile, tsumogiri, tile_id)``, built in about a third of the time."""
+    ev: Any = _bare(_DiscardTwin)
+    ev.pos = pos
+    ev.seat = seat
+    ev.tile = tile
+    ev.tsumogiri = tsumogiri
+    ev.tile_id = tile_id
+    ev.__class__ = Discard
+    return ev  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True, slots=True)
