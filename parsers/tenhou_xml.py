@@ -9,6 +9,7 @@ It never judges a hand.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, count
 from typing import Any
@@ -19,9 +20,11 @@ from lxml import etree
 from mjaudit.errors import LogFormatError, SourcePos
 from mjaudit.events import (
     DeclareMeld,
+    Discard,
     DoraReveal,
     DrawClaims,
     DrawReason,
+    DrawTile,
     EndClaims,
     Event,
     GameEnd,
@@ -50,18 +53,14 @@ _TILE_LETTERS = {
     **{letter: (True, seat) for seat, letter in enumerate("TUVW")},
     **{letter: (False, seat) for seat, letter in enumerate("DEFG")},
 }
-# Every well-formed draw and discard tag ("T52", "G135"): (is_draw, seat, tile id,
-# the tag). An event's position keeps the table's own string for its tag, not the
-# one lxml makes for each element: a log holds a thousand of them, and one shared
-# string per tag keeps the game's objects few and close together.
-_HOT_TAGS: dict[object, tuple[bool, int, int, str]] = {
-    tag: (is_draw, seat, tile_id, tag)
+# Every well-formed draw and discard tag ("T52", "G135"): (is_draw, seat, tile id).
+_HOT_TAGS: dict[object, tuple[bool, int, int]] = {
+    f"{letter}{tile_id}": (is_draw, seat, tile_id)
     for letter, (is_draw, seat) in _TILE_LETTERS.items()
     for tile_id in range(136)
-    for tag in (f"{letter}{tile_id}",)
 }
-# Element numbers, shared by every log for the same reason (ints above 256 are
-# otherwise a new object each); a longer log counts on from the end of the table.
+# Element numbers, shared by every log (ints above 256 are otherwise a new object
+# each, kept by every draw and discard); a longer log counts on from the end.
 _NUMBERS = tuple(range(1, 4097))
 _Ints = tuple[int, ...]
 Attrs = Mapping[str, str]
@@ -111,6 +110,23 @@ _TILES_PLAIN = tuple(Tile(i // 4) for i in range(136))
 def tile_from_id(tile_id: int, aka: bool = True) -> Tile:
     """The tile of a Tenhou physical id 0..135 (16, 52, 88 are red when aka is on)."""
     return (_TILES_AKA if aka else _TILES_PLAIN)[tile_id]
+
+
+@dataclass(frozen=True, slots=True)
+class _ElementSource:
+    """The positions of a file's draws and discards, made only when they are read.
+
+    A draw or discard of the fast path below keeps this object, shared by the whole
+    file, and its element number, rather than a SourcePos of its own: a game has a
+    thousand of them, and a position is read only for a finding or an error. Its tag
+    is the canonical spelling the fast path took it by ("T52", "G135").
+    """
+
+    path: str
+
+    def position(self, number: int, ev: DrawTile | Discard) -> SourcePos:
+        letters = "TUVW" if type(ev) is DrawTile else "DEFG"
+        return SourcePos(self.path, number, f"{letters[ev.seat]}{ev.tile_id}", "element")
 
 
 class _Fail(Exception):
@@ -620,25 +636,26 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
     new_pos = tuple.__new__
     hot_tags = _HOT_TAGS
     add = events.append
+    source = _ElementSource(path)
     for index, el in zip(chain(_NUMBERS, count(len(_NUMBERS) + 1)), root, strict=False):
         tag = el.tag
         hot = hot_tags.get(tag)
         if hot is not None and in_round:
-            # The hot path: one draw or discard, decoded by a single lookup. Its
-            # position is built as a plain tuple, which is several times cheaper
-            # than the named tuple's own constructor.
-            is_draw, seat, tile_id, tag = hot
-            pos = new_pos(SourcePos, (path, index, tag, "element"))
+            # The hot path: one draw or discard, decoded by a single lookup, that
+            # keeps the file's shared source and its number for a position.
+            is_draw, seat, tile_id = hot
             if is_draw:
                 last_draw[seat] = tile_id
-                add(make_draw(pos, seat, table[tile_id], tile_id))
+                add(make_draw(source, seat, table[tile_id], tile_id, index))
             else:
                 # mjlog does not mark tsumogiri: it is a discard of the tile that same
                 # seat drew last, with no call in between (tenhou-format.md §1.7).
                 tsumogiri = last_draw[seat] == tile_id
-                add(make_discard(pos, seat, table[tile_id], tsumogiri, tile_id))
+                add(make_discard(source, seat, table[tile_id], tsumogiri, tile_id, index))
                 last_draw[seat] = None
             continue
+        # The other elements keep a position of their own, built as a plain tuple,
+        # which is several times cheaper than the named tuple's own constructor.
         pos = new_pos(SourcePos, (path, index, tag, "element"))
         if not isinstance(tag, str):  # entity references and the like
             where = f"line {el.sourceline}"

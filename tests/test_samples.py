@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import importlib.util
 import json
 from collections.abc import Callable
@@ -12,7 +11,7 @@ import pytest
 
 from mjaudit.cli import main
 from mjaudit.errors import SourcePos
-from mjaudit.events import Discard, DrawTile, Event, GameLog, RoundStart
+from mjaudit.events import Discard, DrawTile, Event, GameLog, RoundStart, with_pos
 from parsers.tenhou_xml import parse_tenhou_xml
 from parsers.tenhou_xml_writer import write_tenhou_xml
 from tests.builders import GameBuilder
@@ -38,7 +37,7 @@ RENDER, MAKERS = _load_script()
 
 def _without_pos(events: tuple[Event, ...]) -> list[Event]:
     nowhere = SourcePos("", 0)
-    return [dataclasses.replace(ev, pos=nowhere) for ev in events]
+    return [with_pos(ev, nowhere) for ev in events]
 
 
 def test_committed_files_match_the_script() -> None:

@@ -225,8 +225,31 @@ def test_fast_event_builders_make_the_same_frozen_values() -> None:
     assert hash(draw) == hash(DrawTile(pos, 2, Tile("6p"), 60))
     discard = make_discard(pos, 1, Tile("0p"), False, None)
     assert discard == Discard(pos, 1, Tile("0p"), False, None)
+    assert draw.pos is pos and discard.pos is pos
     with pytest.raises(FrozenInstanceError):
         draw.seat = 3  # type: ignore[misc]
+
+
+def test_draws_and_discards_make_their_positions_when_read() -> None:
+    # The fast path keeps one source per file and the element number; the position
+    # read back is the one the element had: its number, its tag, its file.
+    from lxml import etree
+
+    from mjaudit.errors import SourcePos
+
+    path = str(corpus_file("2009060321gm-00b9-0000-75b25bcf.xml"))
+    data = Path(path).read_bytes()
+    events = parse_tenhou_xml(data, path).events
+    tags = [el.tag for el in etree.fromstring(data)]
+    hot = [e for e in events if isinstance(e, DrawTile | Discard)]
+    assert len(hot) > 30
+    assert len({id(e.where) for e in hot}) == 1  # one shared source, no position each
+    for ev in hot:
+        assert ev.pos == SourcePos(path, ev.number, tags[ev.number - 1], "element")
+        letters = "TUVW" if isinstance(ev, DrawTile) else "DEFG"
+        assert ev.pos.where == f"element {ev.number} <{letters[ev.seat]}{ev.tile_id}/>"
+    # Two readings of the same file give equal events.
+    assert parse_tenhou_xml(data, path).events == events
 
 
 def _init(**changes: str) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mjaudit.errors import SourcePos
-from mjaudit.events import DrawTile, Event, GameLog, RulesHint
+from mjaudit.events import DrawTile, Event, GameLog, RulesHint, with_pos
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile
 from parsers import load
@@ -21,7 +21,7 @@ _NOWHERE = SourcePos("", 0)
 
 def without_pos(events: tuple[Event, ...]) -> list[Event]:
     """The events with their source positions blanked, for comparing two parses."""
-    return [dataclasses.replace(ev, pos=_NOWHERE) for ev in events]
+    return [with_pos(ev, _NOWHERE) for ev in events]
 
 
 def _corpus_files() -> list[Path]:
