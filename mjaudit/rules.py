@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -307,6 +308,13 @@ def rules_for(hint: RulesHint, spec: str = "auto") -> Ruleset:
     """
     if spec != "auto":
         return load_rules(spec)
+    return _auto_rules(hint)
+
+
+# A batch resolves the same few hints again and again (one per lobby and length);
+# a Ruleset is frozen, so the games of one kind share one.
+@lru_cache(maxsize=256)
+def _auto_rules(hint: RulesHint) -> Ruleset:
     base = preset("tenhou-sanma" if hint.players == 3 else "tenhou")
     changes: dict[str, object] = {}
     if hint.aka is not None:
