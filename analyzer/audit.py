@@ -32,6 +32,8 @@ AUDIT_VERSION = "1"
 
 @dataclass(frozen=True, slots=True)
 class FileAudit:
+    """The audit of one file: what it holds, what was checked and what was found."""
+
     path: str
     format: str | None = None
     game_id: str | None = None

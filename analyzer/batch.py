@@ -93,6 +93,8 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class BatchResult:
+    """What one batch gives back: an outcome per input, and its part files."""
+
     outcomes: tuple[Outcome, ...]
     parts: tuple[str, ...] = ()
 

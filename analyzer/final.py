@@ -62,6 +62,8 @@ class FinalResult:
 
 @dataclass(frozen=True, slots=True)
 class FinalDiff:
+    """One value of the game end that differs: a seat's final score or its result."""
+
     seat: int
     field: Literal["final", "result"]
     expected: float
@@ -70,6 +72,8 @@ class FinalDiff:
 
 @dataclass(frozen=True, slots=True)
 class _Formula:
+    """How result points follow from final scores: return, uma, rounding, ties."""
+
     return_points: int
     uma: tuple[float, ...]  # by rank; the top's entry only matters when ties share uma
     rounding: Rounding

@@ -57,6 +57,8 @@ class NotAWin(Exception):
 @quick_init
 @dataclass(frozen=True, slots=True)
 class _Candidate:
+    """One way to score a reading; the best one is kept."""
+
     yakuman: tuple[YakuHan, ...]
     yaku: tuple[YakuHan, ...]
     han: int

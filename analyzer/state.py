@@ -21,6 +21,8 @@ __all__ = ["DrawRecord", "GameReplay", "PondTile", "RoundReplay", "WinRecord"]
 
 @dataclass(slots=True)
 class PondTile:
+    """One discard in a seat's pond, with its marks (tsumogiri, riichi, called)."""
+
     tile: Tile
     tsumogiri: bool
     riichi: bool = False
@@ -75,6 +77,8 @@ class DrawRecord:
 
 @dataclass(slots=True)
 class RoundReplay:
+    """What the replay of one hand recorded: its wins or draw, indicators and findings."""
+
     index: int
     start: RoundStart
     first_event: int
@@ -102,6 +106,8 @@ class RoundReplay:
 
 @dataclass(slots=True)
 class GameReplay:
+    """What the replay of one game recorded, hand by hand."""
+
     log: GameLog
     rules: Ruleset
     rounds: list[RoundReplay] = field(default_factory=list)

@@ -81,6 +81,8 @@ def round_label(round_index: int, honba: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class PlayerInfo:
+    """A player as the log names them, with rank, rating and sex where it records them."""
+
     name: str
     dan: str | None = None
     rate: float | None = None
@@ -133,6 +135,8 @@ class WinClaims:
 
 @dataclass(frozen=True, slots=True)
 class DrawClaims:
+    """What the log says about a hand that ended without a win. ``None``: not recorded."""
+
     tenpai: tuple[int, ...] | None = None
     hands: tuple[tuple[int, tuple[Tile, ...]], ...] = ()
     honba: int | None = None
@@ -143,6 +147,8 @@ class DrawClaims:
 
 @dataclass(frozen=True, slots=True)
 class EndClaims:
+    """What the log says about the end of the game: final scores and result points."""
+
     final_scores: tuple[int, ...] | None = None
     results: tuple[float, ...] | None = None
     result_texts: tuple[str, ...] | None = None
@@ -150,6 +156,8 @@ class EndClaims:
 
 @dataclass(frozen=True, slots=True)
 class GameStart:
+    """The game begins: its id, its players, the rules hint and the first dealer."""
+
     pos: SourcePos
     game_id: str
     players: tuple[PlayerInfo, ...]
@@ -161,6 +169,8 @@ class GameStart:
 @quick_init
 @dataclass(frozen=True, slots=True)
 class RoundStart:
+    """A hand is dealt: round, honba, sticks, dealer, scores, indicator and hands."""
+
     pos: SourcePos
     round_index: int
     honba: int
@@ -300,6 +310,8 @@ def make_discard(
 
 @dataclass(frozen=True, slots=True)
 class DoraReveal:
+    """A new dora indicator is turned (after a kan)."""
+
     pos: SourcePos
     indicator: Tile
     tile_id: int | None = None
@@ -308,6 +320,8 @@ class DoraReveal:
 @quick_init
 @dataclass(frozen=True, slots=True)
 class RiichiDeclared:
+    """Seat ``seat`` declares riichi; its next discard is the declaration tile."""
+
     pos: SourcePos
     seat: int
 
@@ -315,6 +329,8 @@ class RiichiDeclared:
 @quick_init
 @dataclass(frozen=True, slots=True)
 class RiichiAccepted:
+    """Seat ``seat``'s riichi stands: the stick is paid (``scores`` after it, if recorded)."""
+
     pos: SourcePos
     seat: int
     scores: tuple[int, ...] | None = None
@@ -323,6 +339,8 @@ class RiichiAccepted:
 @quick_init
 @dataclass(frozen=True, slots=True)
 class Win:
+    """Seat ``seat`` wins, off ``from_seat`` (itself for a tsumo), with what the log claims."""
+
     pos: SourcePos
     seat: int
     from_seat: int
@@ -335,6 +353,8 @@ class Win:
 
 @dataclass(frozen=True, slots=True)
 class RoundDraw:
+    """The hand ends without a win, for ``reason``, with what the log claims."""
+
     pos: SourcePos
     reason: DrawReason
     claims: DrawClaims = field(default_factory=DrawClaims)
@@ -342,6 +362,8 @@ class RoundDraw:
 
 @dataclass(frozen=True, slots=True)
 class GameEnd:
+    """The game is over, with the final scores and results the log claims."""
+
     pos: SourcePos
     claims: EndClaims = field(default_factory=EndClaims)
 

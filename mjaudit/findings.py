@@ -60,6 +60,8 @@ JsonValue = str | int | float | bool | None | Sequence["JsonValue"] | Mapping[st
 @quick_init
 @dataclass(frozen=True, slots=True)
 class Finding:
+    """One problem found in a log: a stable code, where it is, expected against actual."""
+
     code: str
     severity: Severity
     message: str

@@ -48,6 +48,8 @@ class WinContext:
 
 @dataclass(frozen=True, slots=True)
 class YakuHan:
+    """One yaku of a result and its han (``yakuman``: its multiple, for a yakuman)."""
+
     yaku: Yaku
     han: int
     yakuman: int = 0
@@ -60,6 +62,8 @@ class YakuHan:
 
 @dataclass(frozen=True, slots=True)
 class FuPart:
+    """One part of a hand's fu and why it counts (``base``, ``closed ron``, ``kanchan wait``, ...)."""
+
     reason: str
     fu: int
 
@@ -81,6 +85,8 @@ class Payments:
 @quick_init
 @dataclass(frozen=True, slots=True)
 class HandResult:
+    """A scored win: han, fu with its parts, yaku, dora counts, limit and payments."""
+
     han: int
     fu: int
     yakuman: int

@@ -32,6 +32,8 @@ class RulesError(MjauditError):
 
 @dataclass(frozen=True, slots=True)
 class Ruleset:
+    """One rule per field, with its default; named presets override a few (see PRESETS)."""
+
     name: str = "tenhou"
     players: int = 4
     # -- tiles and dora (matrix §A)

@@ -217,6 +217,8 @@ _CONTENT_COLUMNS = ("log_content", "log")
 
 @dataclass(frozen=True, slots=True)
 class _DbLayout:
+    """Which columns of a database's ``logs`` table hold the ids and the logs."""
+
     id_col: str
     content_col: str
     where: str
