@@ -62,7 +62,7 @@ class YakuHan:
 
 @dataclass(frozen=True, slots=True)
 class FuPart:
-    """One part of a hand's fu and why it counts (``base``, ``closed ron``, ``kanchan wait``, ...)."""
+    """One part of a hand's fu and why it counts (``base``, ``closed ron``, ...)."""
 
     reason: str
     fu: int
