@@ -56,70 +56,80 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
     game = GameReplay(log, rules)
     players = rules.players
     state: RoundState | None = None
-    broken = True  # no round to apply events to (none yet, or the log broke it)
     # The round's kan-dora clock owes nothing, so draws and discards, nearly every
     # event, can go straight to the state. Only _apply changes the clock.
     idle = True
     steps = [obs.step for obs in observers]
     # An audit has one observer (the furiten tracker): called without a loop.
     only = steps[0] if len(steps) == 1 else None
+    live: RoundState | None = None  # the round's state while the log lets it be replayed
     for index, ev in enumerate(log.events):
         kind = type(ev)
-        hot = kind is DrawTile or kind is Discard  # nearly every event
-        if not hot:
-            if kind is RoundStart:
-                assert isinstance(ev, RoundStart)
-                if state is not None:
-                    _close(state, index - 1, ev.pos, observers)
-                state = RoundState(ev, rules, players, index)
-                state.ura_always_recorded = log.format != "mjai"
-                state.record.index = len(game.rounds)
-                game.rounds.append(state.record)
-                broken = False
-                idle = True
-                for obs in observers:
-                    obs.start_round(state)
-                try:
-                    state.check_start()
-                except ReplayError as exc:
-                    broken = _broken(state, ev, exc)
-                continue
-            if kind is GameEnd:
-                assert isinstance(ev, GameEnd)
-                game.end = ev
-                game.end_index = index
-                continue
-            if kind is GameStart or kind is Presence:
-                continue
-            if state is not None:
-                state.record.other_events.append(index)
-        if broken:
-            continue
-        assert state is not None
-        state.event_index = index
-        try:
-            if hot and idle:
+        if (kind is DrawTile or kind is Discard) and idle and live is not None:
+            # Nearly every event: a draw or a discard, straight to the state.
+            live.event_index = index
+            try:
                 if kind is DrawTile:
-                    state.on_draw(ev)  # type: ignore[arg-type]
+                    live.on_draw(ev)  # type: ignore[arg-type]
                 else:
-                    state.on_discard(ev, index)  # type: ignore[arg-type]
+                    live.on_discard(ev, index)  # type: ignore[arg-type]
+            except ReplayError as exc:
+                _broken(live, ev, exc)
+                live = None
+                continue
+            if only is not None:
+                only(index, ev, live)
             else:
-                _apply(state, ev, index)
-                idle = not state.clock.busy
+                for step in steps:
+                    step(index, ev, live)
+            continue
+        if kind is RoundStart:
+            assert isinstance(ev, RoundStart)
+            if state is not None:
+                _close(state, index - 1, ev.pos, observers)
+            live = state = RoundState(ev, rules, players, index)
+            state.ura_always_recorded = log.format != "mjai"
+            state.record.index = len(game.rounds)
+            game.rounds.append(state.record)
+            idle = True
+            for obs in observers:
+                obs.start_round(state)
+            try:
+                state.check_start()
+            except ReplayError as exc:
+                _broken(state, ev, exc)
+                live = None
+            continue
+        if kind is GameEnd:
+            assert isinstance(ev, GameEnd)
+            game.end = ev
+            game.end_index = index
+            continue
+        if kind is GameStart or kind is Presence:
+            continue
+        if state is not None and kind is not DrawTile and kind is not Discard:
+            state.record.other_events.append(index)
+        if live is None:
+            continue
+        live.event_index = index
+        try:
+            _apply(live, ev, index)
+            idle = not live.clock.busy
         except ReplayError as exc:
-            broken = _broken(state, ev, exc)
+            _broken(live, ev, exc)
+            live = None
             continue
         if only is not None:
-            only(index, ev, state)
+            only(index, ev, live)
         else:
             for step in steps:
-                step(index, ev, state)
+                step(index, ev, live)
     if state is not None:
         _close(state, len(log.events) - 1, log.events[-1].pos, observers)
     return game
 
 
-def _broken(state: RoundState, ev: Event, exc: ReplayError) -> bool:
+def _broken(state: RoundState, ev: Event, exc: ReplayError) -> None:
     """Mark the round as one the log made impossible to replay, from ``ev`` on."""
     state.record.complete = False
     state.finding(
@@ -127,7 +137,6 @@ def _broken(state: RoundState, ev: Event, exc: ReplayError) -> bool:
         f"the log cannot be replayed at {ev.pos.where}: {exc.message}",
         ev.pos,
     )
-    return True
 
 
 def _close(
