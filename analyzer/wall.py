@@ -289,8 +289,10 @@ _sha512 = hashlib.sha512
 
 def hand_words(buffer: bytes) -> tuple[int, ...]:
     """``rnd[0..143]`` from one hand's 1,152-byte buffer: 9 x SHA-512 (wall §1.3)."""
-    view = memoryview(buffer)  # slices of a view hash without copying the block
-    return _WORDS.unpack(b"".join([_sha512(view[block]).digest() for block in _BLOCKS]))
+    # Plain byte slices: copying 128 bytes costs less than a memoryview slice, which
+    # OpenSSL's hash then reads through the buffer protocol (measured: 11 us a hand
+    # against 14).
+    return _WORDS.unpack(b"".join([_sha512(buffer[block]).digest() for block in _BLOCKS]))
 
 
 def _deal_order(size: int, players: int, turn: int) -> list[int]:
