@@ -164,9 +164,16 @@ class FuritenTracker:
         self._offer = None
         self._tsumo = None
         self._unsettled = False
-        self._seats = [_Seat(*_keyed(state.hands[s])) for s in range(self._players)]
         self._waiting = [0] * 34
         self._views_now = [_NOT_TENPAI] * self._players
+        if not state.record.complete:
+            # The log broke this hand at its deal (a tile twice, a fifth of a kind):
+            # the replay goes no further in it, and its hands are no hands to read.
+            self._seats = [_Seat([0, 0, 0, 0], [0, 0, 0, 0]) for _ in range(self._players)]
+            self.timeline[self._round] = [(state.record.first_event, self._views())]
+            self._changed = False
+            return
+        self._seats = [_Seat(*_keyed(state.hands[s])) for s in range(self._players)]
         for s, seat in enumerate(self._seats):
             found = signed_waits(seat.parts, seat.signatures)
             # A new seat is not tenpai (_NOT_TENPAI); only waits can change that.

@@ -310,6 +310,10 @@ def waits(counts: Sequence[int]) -> frozenset[int]:
     total = sum(counts)
     if total % 3 != 1:
         raise ValueError(f"waits() needs 3k+1 tiles, got {total}")
+    if max(counts) > 4:
+        # No such hand exists (a corrupt log; the replay reports it), and the part
+        # keys below hold a count of up to 8 only.
+        return NO_WAITS
     parts = [0, 0, 0, 0]
     for k, c in enumerate(counts):
         if c:

@@ -92,13 +92,15 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
             state.record.index = len(game.rounds)
             game.rounds.append(state.record)
             idle = True
-            for obs in observers:
-                obs.start_round(state)
+            # The deal is checked first: an observer reads it at start_round, and a
+            # deal the log broke (record.complete False) it must not trust.
             try:
                 state.check_start()
             except ReplayError as exc:
                 _broken(state, ev, exc)
                 live = None
+            for obs in observers:
+                obs.start_round(state)
             continue
         if kind is GameEnd:
             assert isinstance(ev, GameEnd)

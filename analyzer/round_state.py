@@ -58,6 +58,7 @@ class RoundState:
         "ippatsu",
         "ippatsu_before_kakan",
         "kans_by_seat",
+        "kind_counts",
         "kita",
         "last_discard",
         "last_draw",
@@ -121,6 +122,8 @@ class RoundState:
         self.scores = list(start.scores)
         self.sticks = start.riichi_sticks
         self.seen: set[int] = set()
+        # Tiles in play by kind, kept once the log stops giving ids (see check_start).
+        self.kind_counts: list[int] | None = None
         self.swap_ban: tuple[int, frozenset[int]] | None = None
         self.next_drawer = start.dealer  # whose live draw comes next
         self.ippatsu_before_kakan = [False] * 4
@@ -133,7 +136,11 @@ class RoundState:
         self.event_index = index
 
     def check_start(self) -> None:
-        """The tiles dealt and the first indicator, each in play once; else ReplayError."""
+        """The tiles dealt and the first indicator, each in play once; else ReplayError.
+
+        A log without tile ids cannot show a tile twice, but it can show a fifth tile
+        of a kind: its tiles are counted by kind instead, here and as they come.
+        """
         start = self.start
         ids = [i for h in start.hand_ids for i in h] if start.hand_ids is not None else []
         if start.dora_indicator_id is not None:
@@ -143,6 +150,22 @@ class RoundState:
             self.seen.clear()
             for i in ids:
                 self.see(i)
+        if start.hand_ids is None:
+            self.kind_counts = [0] * 34
+            for t in (*(t for h in start.hands for t in h), start.dora_indicator):
+                self.count_in(t)
+
+    def count_in(self, tile: Tile) -> None:
+        """Count a tile that comes into play without an id; a fifth of a kind is a ReplayError."""
+        counts = self.kind_counts
+        if counts is None:  # ids so far (they allow at most four a kind), none from now
+            counts = self.kind_counts = [0] * 34
+            for i in self.seen:
+                counts[i // 4] += 1
+        k = tile.kind
+        counts[k] += 1
+        if counts[k] > 4:
+            raise ReplayError(f"{counts[k]} tiles of {Tile(k)} come into play; there are only four")
 
     # -- helpers ---------------------------------------------------------------
     def see(self, tile_id: int | None) -> None:
@@ -288,6 +311,7 @@ class RoundState:
             self.record.all_drawn_ids = False
             if ids is not None:
                 self.ids = None  # the log stopped giving ids; fall back to tiles
+            self.count_in(tile)
         hand.append(tile)
         self.last_draw = ev
         self.draw_source = source
@@ -520,7 +544,10 @@ class RoundState:
             self.clock.kan(seat, kind)
 
     def on_dora(self, ev: DoraReveal) -> None:
-        self.see(ev.tile_id)
+        if ev.tile_id is None:
+            self.count_in(ev.indicator)
+        else:
+            self.see(ev.tile_id)
         self.clock.seen(ev)
 
     def on_win(self, ev: Win, index: int) -> WinRecord:

@@ -235,3 +235,12 @@ def test_completeness_agrees_with_listing_every_split() -> None:
         assert is_complete(c) == expected, vec
         checked += 1
     assert checked == 84_530
+
+
+def test_a_hand_no_game_can_deal_waits_on_nothing() -> None:
+    # Nine of one kind (a corrupt log; the replay reports it) would overflow a digit
+    # of the part keys: it waits on nothing rather than on whatever the overflow reads.
+    c = [0] * 34
+    c[3] = 9
+    c[27] = 4
+    assert waits(c) is NO_WAITS

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -371,3 +372,60 @@ def test_a_server_error_is_a_game_incomplete_finding() -> None:
     errors = [f for f in result.findings if f.severity.value == "error"]
     assert [f.code for f in errors] == ["game-incomplete"]
     assert "line 535" in errors[0].message and "player 1's response" in errors[0].message
+
+
+def _edited_corpus_game(edit: Callable[[list[dict[str, object]]], None]) -> bytes:
+    path = CORPUS / "gimite-server" / "mjai-manue-go_selfmatch_2025-08-23-085608.jsonl"
+    if not path.exists():
+        pytest.skip(f"corpus not available at {CORPUS}")
+    events = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    edit(events)
+    return "\n".join(json.dumps(e) for e in events).encode()
+
+
+def _audit(data: bytes) -> tuple[list[str], list[str], int]:
+    from analyzer.audit import audit_log, resolve_rules
+
+    log = load_bytes(data, "edited.jsonl")
+    result = audit_log(log, resolve_rules(log, "auto"))
+    assert result.error is None
+    errors = [f for f in result.findings if f.severity.value == "error"]
+    return [f.code for f in errors], [f.message for f in errors], result.rounds
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("copies", [5, 9])
+def test_a_fifth_tile_of_a_kind_dealt_is_an_inconsistent_hand(copies: int) -> None:
+    # mjai gives no tile ids, so a tile cannot be seen twice; it can be dealt five
+    # times. Seat 0 is dealt `copies` of 4m (the first hand deals seat 0 two of them).
+    def edit(events: list[dict[str, object]]) -> None:
+        tehais = events[1]["tehais"]
+        assert isinstance(tehais, list)
+        tehais[0] = ["4m"] * copies + tehais[0][copies:]
+
+    codes, messages, rounds = _audit(_edited_corpus_game(edit))
+    assert codes == ["inconsistent-log"]
+    assert messages[0] == (
+        "E1-0: the log cannot be replayed at line 2 {start_kyoku}: "
+        "5 tiles of 4m come into play; there are only four"
+    )
+    assert rounds == 11  # the other hands are audited as before
+
+
+@pytest.mark.corpus
+def test_a_fifth_tile_of_a_kind_drawn_is_an_inconsistent_hand() -> None:
+    # Seat 0's first draw becomes a fifth 4m: four are dealt to it already.
+    def edit(events: list[dict[str, object]]) -> None:
+        tehais = events[1]["tehais"]
+        assert isinstance(tehais, list)
+        tehais[0] = ["4m"] * 4 + tehais[0][4:]
+        first = events[2]
+        assert first["type"] == "tsumo" and first["actor"] == 0
+        first["pai"] = "4m"
+
+    codes, messages, _ = _audit(_edited_corpus_game(edit))
+    assert codes == ["inconsistent-log"]
+    assert messages[0] == (
+        "E1-0: the log cannot be replayed at line 3 {tsumo}: "
+        "5 tiles of 4m come into play; there are only four"
+    )
