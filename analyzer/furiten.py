@@ -169,7 +169,7 @@ class FuritenTracker:
         if not state.record.complete:
             # The log broke this hand at its deal (a tile twice, a fifth of a kind):
             # the replay goes no further in it, and its hands are no hands to read.
-            self._seats = [_Seat([0, 0, 0, 0], [0, 0, 0, 0]) for _ in range(self._players)]
+            self._seats = [_Seat(*_keyed([])) for _ in range(self._players)]
             self.timeline[self._round] = [(state.record.first_event, self._views())]
             self._changed = False
             return

@@ -394,14 +394,11 @@ class _Reader:
             raise _Fail(f"INIT ten has {len(ten)} numbers, expected 4")
         dealer = self.seat(a, "oya")
         hand_ids: list[tuple[int, ...]] = []
-        table = self.table
-        hands: list[tuple[Tile, ...]] = []
         for key, what in _INIT_HANDS:
             ids = _tile_ids(a.get(key, ""), what)
             if ids and len(ids) != 13:
                 raise _Fail(f"{what} has {len(ids)} tiles, expected 13")
             hand_ids.append(ids)
-            hands.append(tuple(map(table.__getitem__, ids)))
         if self.n_players == 4 and not hand_ids[3]:
             raise _Fail("INIT hai3 is empty in a four-player game")
         _check_ids([seed[5]], "INIT dora indicator")
@@ -415,8 +412,8 @@ class _Reader:
                 riichi_sticks=seed[2],
                 dealer=dealer,
                 scores=tuple([t * 100 for t in ten]),
-                dora_indicator=table[seed[5]],
-                hands=tuple(hands),
+                dora_indicator=self.tile(seed[5]),
+                hands=tuple(map(self.tiles, hand_ids)),
                 dice=(seed[3] + 1, seed[4] + 1),
                 dora_indicator_id=seed[5],
                 hand_ids=tuple(hand_ids),
@@ -478,7 +475,6 @@ class _Reader:
         hand_ids = _tile_ids(a.get("hai"), "AGARI hai")
         machi = _tile_id(a.get("machi"), "AGARI machi")
         aka = self.aka
-        table = self.table
         meld_codes = a.get("m")
         melds = (
             tuple([_decode_meld_cached(who, m, aka) for m in _ints(meld_codes, "AGARI m")])
@@ -504,9 +500,9 @@ class _Reader:
         before, deltas, extra = self.score_pairs(a)
         pao = self.seat(a, "paoWho") if "paoWho" in a else None
         claims = WinClaims(
-            hand=tuple(map(table.__getitem__, hand_ids)),
+            hand=self.tiles(hand_ids),
             hand_ids=hand_ids,
-            win_tile=table[machi],
+            win_tile=self.tile(machi),
             win_tile_id=machi,
             melds=melds,
             han=han,
@@ -515,9 +511,9 @@ class _Reader:
             limit=_LIMITS[ten[2]],
             yaku=yaku,
             yakuman=yakuman,
-            dora_indicators=tuple(map(table.__getitem__, dora_ids)),
+            dora_indicators=self.tiles(dora_ids),
             dora_indicator_ids=dora_ids,
-            ura_indicators=tuple(map(table.__getitem__, ura_ids)) if ura_ids is not None else None,
+            ura_indicators=self.tiles(ura_ids) if ura_ids is not None else None,
             ura_indicator_ids=ura_ids,
             honba=ba[0],
             riichi_sticks=ba[1],

@@ -107,3 +107,17 @@ def test_the_project_values_built_quickly_equal_their_field_by_field_copies() ->
         assert value == slow
         assert repr(value) == repr(slow)
     assert Win.__init__.__qualname__ == "Win.__init__"
+
+
+def test_quick_builder_builds_what_the_constructor_builds() -> None:
+    from mjaudit.frozen import quick_builder
+
+    build = quick_builder(Plain, "build_plain")
+    assert build(1) == Plain(1) and type(build(1)) is Plain
+    made = build(2, (3,), ["n"], label="y")
+    assert made == Plain(2, (3,), ["n"], label="y") and type(made) is Plain
+    assert build(1).notes is not build(1).notes  # a fresh default each time
+    with pytest.raises(TypeError):
+        build()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        build(1).seat = 2  # type: ignore[misc]
