@@ -37,7 +37,14 @@ from mjaudit.errors import MjauditError
 from mjaudit.events import GameLog
 from mjaudit.findings import JsonValue
 from mjaudit.rules import RulesError
-from parsers.containers import Locator, Selection, iter_locators, read_locator
+from parsers.containers import (
+    DEFAULT_MAX_INPUT,
+    Locator,
+    Selection,
+    failure,
+    iter_locators,
+    read_locator,
+)
 from parsers.sources import load_bytes
 
 # A run without --store needs only the catalog's records (above); the store itself and
@@ -67,7 +74,8 @@ class BatchOptions:
     """What every worker needs to know; picklable, so it travels with each batch.
 
     ``probe`` is called with each input's name and bytes just before it is audited
-    (tests use it to make a log raise, hang or kill its worker).
+    (tests use it to make a log raise, hang or kill its worker). ``max_input_size``
+    bounds each input's bytes once decompressed (``--max-input-size``).
     """
 
     rules: str = "auto"
@@ -76,6 +84,7 @@ class BatchOptions:
     store: str | None = None
     part_dir: str | None = None
     probe: Probe | None = None
+    max_input_size: int = DEFAULT_MAX_INPUT
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,21 +172,29 @@ def _failed(loc: Locator, status: str, error: str) -> Outcome:
 
 
 def _audit_one(loc: Locator, opts: BatchOptions) -> Outcome:
-    try:
-        data = read_locator(loc)
-    except MjauditError as exc:
-        return _failed(loc, "error", str(exc))
-    sha = hashlib.sha256(data).hexdigest()
-    if opts.store is not None and known_content(opts.store, sha):
-        return Outcome(_record(loc, "known", sha))
+    """One input, start to end, inside its own guard and its own time limit.
+
+    Reading and decompressing count against the time limit too; whatever goes
+    wrong (a broken archive member, running out of memory, a bug) is this input's
+    outcome and no other's.
+    """
     log: GameLog | None = None
+    sha: str | None = None
+    step = "reading"
     try:
         with _limited(opts.time_limit):
+            data = read_locator(loc, opts.max_input_size)
+            sha = hashlib.sha256(data).hexdigest()
+            if opts.store is not None and known_content(opts.store, sha):
+                return Outcome(_record(loc, "known", sha))
+            step = "parsing"
             if opts.probe is not None:
                 opts.probe(loc.name, data)
             log = load_bytes(data, loc.name)
+            del data
             if not opts.selection.accepts(log.start.rules_hint):
                 return Outcome(_record(loc, "filtered", sha))
+            step = "auditing"
             audit = audit_log(log, resolve_rules(log, opts.rules))
     except _TimeLimit:
         msg = f"{loc.name}: not audited: took longer than the {opts.time_limit:g} s limit"
@@ -188,8 +205,8 @@ def _audit_one(loc: Locator, opts: BatchOptions) -> Outcome:
         return Outcome(_record(loc, "error", sha, str(exc)), audit)
     except MjauditError as exc:
         return Outcome(_record(loc, "error", sha, str(exc)), FileAudit(loc.name, error=str(exc)))
-    except Exception as exc:  # a bug, but one log must not stop the batch
-        msg = f"{loc.name}: internal error while auditing: {type(exc).__name__}: {exc}"
+    except Exception as exc:  # a bug, or memory: one log must not stop the batch
+        msg = failure(loc.name, step, exc)
         return Outcome(_record(loc, "error", sha, msg), FileAudit(loc.name, error=msg))
     rows = game_rows(log, audit, sha) if opts.store is not None else None
     return Outcome(InputRecord(loc.key, loc.name, sha, "ok", None, rows), audit)
@@ -262,16 +279,20 @@ class _Pool:
         from concurrent.futures import ProcessPoolExecutor
 
         if isinstance(self.executor, ProcessPoolExecutor):
-            self.close()
+            self.close(finished=True)
             self.executor = self.make()
 
-    def close(self) -> None:
+    def close(self, finished: bool) -> None:
+        """Shut the pool down. After a run that ``finished``, wait for the workers to
+        exit: leaving them to the interpreter's exit races with its clean-up (a
+        "Bad file descriptor" traceback now and then). After an interruption, cancel
+        what is queued and do not wait for what runs."""
         from concurrent.futures import ProcessPoolExecutor
 
-        if isinstance(self.executor, ProcessPoolExecutor):
+        if not finished and isinstance(self.executor, ProcessPoolExecutor):
             self.executor.shutdown(wait=False, cancel_futures=True)
         else:  # Dask's executor has no cancel_futures
-            self.executor.shutdown(wait=False)
+            self.executor.shutdown(wait=finished)
 
 
 def run_batches(
@@ -296,7 +317,7 @@ def _run_batches(
 ) -> Iterator[BatchResult]:
     if make_executor is None:
         for b in batches:
-            yield audit_batch(b, opts)
+            yield _in_process(b, opts)
         return
     from concurrent.futures import FIRST_COMPLETED, wait
 
@@ -306,6 +327,7 @@ def _run_batches(
     source = enumerate(batches)
     next_out = 0
     exhausted = False
+    finished = False
     try:
         while True:
             while not exhausted and len(pending) + len(ready) < window:
@@ -320,12 +342,13 @@ def _run_batches(
                 next_out += 1
                 continue
             if not pending:
+                finished = True
                 return
             wait([f for _, f in pending.values()], return_when=FIRST_COMPLETED)
             _collect(pool, pending, ready, opts)
             _collect_garbage()
     finally:
-        pool.close()
+        pool.close(finished)
 
 
 def _died(exc: BaseException) -> bool:
@@ -343,16 +366,22 @@ def _collect(
     from concurrent.futures import wait
 
     suspects: list[tuple[int, Sequence[Locator]]] = []
+    died = False
 
     def take(seq: int, b: Sequence[Locator], f: Future[BatchResult]) -> None:
+        nonlocal died
         try:
             ready[seq] = f.result()
         except Exception as exc:
+            # A worker that died, or a batch that failed as a whole: each is run
+            # again alone, split until the input to blame is found.
             if _died(exc):
+                died = True
                 suspects.append((seq, b))
+            elif len(b) == 1:
+                ready[seq] = BatchResult((_batch_failed(b[0], exc),))
             else:
-                msg = f"batch failed: {type(exc).__name__}: {exc}"
-                ready[seq] = BatchResult(tuple(_failed(loc, "error", msg) for loc in b))
+                suspects.append((seq, b))
 
     for seq, (b, f) in list(pending.items()):
         if f.done():
@@ -360,14 +389,15 @@ def _collect(
             take(seq, b, f)
     if not suspects:
         return
-    # A worker died. A broken local pool fails every future; a Dask scheduler may
-    # blame tasks that merely waited on the dead worker. So let everything in
-    # flight end, then run each suspect batch alone, where blame is certain.
-    wait([f for _, f in pending.values()])
-    for seq, (b, f) in list(pending.items()):
-        del pending[seq]
-        take(seq, b, f)
-    pool.rebuild()
+    if died:
+        # A broken local pool fails every future; a Dask scheduler may blame tasks
+        # that merely waited on the dead worker. So let everything in flight end,
+        # then run each suspect batch alone, where blame is certain.
+        wait([f for _, f in pending.values()])
+        for seq, (b, f) in list(pending.items()):
+            del pending[seq]
+            take(seq, b, f)
+        pool.rebuild()
     for seq, b in sorted(suspects, key=lambda s: s[0]):
         ready[seq] = _isolate(pool, b, opts, guilty=False)
 
@@ -388,8 +418,29 @@ def _isolate(pool: _Pool, b: Sequence[Locator], opts: BatchOptions, guilty: bool
         if _died(exc):
             pool.rebuild()
             return _isolate(pool, b, opts, guilty=True)
-        msg = f"batch failed: {type(exc).__name__}: {exc}"
-        return BatchResult(tuple(_failed(loc, "error", msg) for loc in b))
+        if len(b) == 1:
+            return BatchResult((_batch_failed(b[0], exc),))
+        mid = len(b) // 2
+        left = _isolate(pool, b[:mid], opts, guilty=False)
+        right = _isolate(pool, b[mid:], opts, guilty=False)
+        return BatchResult(left.outcomes + right.outcomes, left.parts + right.parts)
+
+
+def _in_process(b: Sequence[Locator], opts: BatchOptions) -> BatchResult:
+    """A batch in this process; one that fails as a whole is split to find the input."""
+    try:
+        return audit_batch(b, opts)
+    except Exception as exc:
+        if len(b) == 1:
+            return BatchResult((_batch_failed(b[0], exc),))
+        left, right = _in_process(b[: len(b) // 2], opts), _in_process(b[len(b) // 2 :], opts)
+        return BatchResult(left.outcomes + right.outcomes, left.parts + right.parts)
+
+
+def _batch_failed(loc: Locator, exc: BaseException) -> Outcome:
+    """An input whose batch failed as a whole even when it ran alone."""
+    msg = f"{loc.name}: not audited: its batch failed: {type(exc).__name__}: {exc}"
+    return _failed(loc, "error", msg)
 
 
 def process_pool(jobs: int) -> Callable[[], Executor]:
@@ -539,7 +590,7 @@ def audit_many(
         return True
 
     batches: Iterator[list[Locator]] = _chunks(
-        iter_locators(paths, opts.selection, want), batch_size
+        iter_locators(paths, opts.selection, want, opts.max_input_size), batch_size
     )
     if jobs == 0:
         # Automatic: a pool of one worker per CPU, but only when there is more than

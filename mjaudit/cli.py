@@ -12,7 +12,7 @@ import json
 import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -25,6 +25,45 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
+
+# parsers.sources.DEFAULT_MAX_INPUT, written out: the CLI imports no parser to start.
+_DEFAULT_MAX_INPUT = 64 * 1024 * 1024
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def parse_size(text: str) -> int:
+    """``64M``, ``1G``, ``512KiB``, ``1048576``: a size in bytes (units are powers of 1024)."""
+    import re
+
+    m = re.fullmatch(r"\s*(\d+)\s*([KMGT]?)(?:I?B)?\s*", text.upper())
+    if m is None or (not m[2] and text.strip().upper().endswith("IB")):
+        raise ValueError(f"not a size: {text!r} (such as 64M, 1G or a number of bytes)")
+    n = int(m[1]) * _UNITS[m[2]]
+    if n < 1:
+        raise ValueError(f"a size must be at least 1 byte, not {text!r}")
+    return n
+
+
+class _Size(click.ParamType[int]):
+    name = "SIZE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        try:
+            return parse_size(str(value))
+        except ValueError as exc:
+            self.fail(str(exc), param, ctx)
+
+
+def _max_input_option(f: Callable[..., None]) -> Callable[..., None]:
+    return click.option(
+        "--max-input-size",
+        type=_Size(),
+        default=_DEFAULT_MAX_INPUT,
+        show_default="64M",
+        help="Refuse an input larger than this once decompressed (64M, 1G, bytes).",
+    )(f)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -58,7 +97,10 @@ def _audit_files(
         shard = Shard.parse(scale["shard"]) if scale["shard"] else None
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    opts = BatchOptions(rules=rules, selection=select, time_limit=scale["time_limit"])
+    opts = BatchOptions(
+        rules=rules, selection=select, time_limit=scale["time_limit"],
+        max_input_size=scale["max_input_size"],
+    )  # fmt: skip
     summary = RunSummary()
     keep = scale["store"] is None
     results: list[FileAudit] = []
@@ -136,6 +178,7 @@ def _scale_options(f: Callable[..., None]) -> Callable[..., None]:
 )
 @click.option("--no-review", is_flag=True, help="Leave out review notes (play advice).")
 @_scale_options
+@_max_input_option
 def audit(
     paths: tuple[str, ...],
     rules: str,
@@ -312,31 +355,52 @@ def score(
 )
 @click.option("--rules", "rules", default="auto", show_default=True)
 @click.option("--wall", is_flag=True, help="Print the hand's wall rebuilt from the log's seed.")
-def replay(path: str, round_label: str | None, seat: int | None, rules: str, wall: bool) -> None:
-    """Print one hand of a game turn by turn, or its wall.
+@_max_input_option
+def replay(
+    path: str,
+    round_label: str | None,
+    seat: int | None,
+    rules: str,
+    wall: bool,
+    max_input_size: int,
+) -> None:
+    """Print one hand of a game turn by turn, or its wall. PATH is one log (a file,
+    - for stdin, or an archive or database that holds one).
 
     Example: mjaudit replay sample_logs/kans.xml --round E1-0 --seat 0
     """
     from analyzer.audit import resolve_rules
-    from parsers import load
+    from parsers.containers import failure, load_single
     from reports.replay_text import find_round, render_round
 
+    step = "reading"
     try:
-        log = load(path)
+        log = load_single(path, max_input_size)
+        step = "replaying"
         ruleset = resolve_rules(log, rules)
         round_no = find_round(log, round_label)
     except MjauditError as exc:
-        click.echo(f"mjaudit: {exc}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
+        _fail(str(exc))
     except KeyError as exc:
-        click.echo(f"mjaudit: {exc.args[0]}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
-    if wall:
-        from reports.wall_text import render_round_wall
+        _fail(str(exc.args[0]))
+    except Exception as exc:
+        _fail(failure(path, step, exc))
+    try:
+        if wall:
+            from reports.wall_text import render_round_wall
 
-        click.echo(render_round_wall(log, ruleset, round_no))
-        return
-    click.echo(render_round(log, ruleset, round_no, seat))
+            text = render_round_wall(log, ruleset, round_no)
+        else:
+            text = render_round(log, ruleset, round_no, seat)
+    except Exception as exc:
+        _fail(failure(log.path, "replaying", exc))
+    click.echo(text)
+
+
+def _fail(message: str) -> NoReturn:
+    """One line on stderr, exit 2: an input that could not be used."""
+    click.echo(f"mjaudit: {message}", err=True)
+    sys.exit(EXIT_BAD_INPUT)
 
 
 _STORE = click.option(
@@ -434,15 +498,19 @@ def compact(store: str) -> None:
 @click.option("-o", "--output", "out", required=True, help="HTML file (one game) or folder.")
 @click.option("--player", default=None, help="Only this player on the player page.")
 @click.option("--rules", "rules", default="auto", show_default=True)
-def report(paths: tuple[str, ...], out: str, player: str | None, rules: str) -> None:
-    """Write self-contained HTML: one game file gives one page at OUT; several files
-    or a folder make OUT a folder with index.html, a page per game and players.html.
+@_max_input_option
+def report(
+    paths: tuple[str, ...], out: str, player: str | None, rules: str, max_input_size: int
+) -> None:
+    """Write self-contained HTML: one game file gives one page at OUT; several files,
+    a folder, an archive or a database make OUT a folder with index.html, a page
+    per game and players.html.
 
     Example: mjaudit report games/ -o site/ --player Aoi
     """
     from reports.html import write_report
 
-    result = write_report(paths, out, player=player, rules=rules)
+    result = write_report(paths, out, player=player, rules=rules, max_input_size=max_input_size)
     for error in result.errors:
         click.echo(f"mjaudit: {error}", err=True)
     click.echo(f"wrote {len(result.pages)} page(s) for {result.games} game(s) to {out}")
@@ -455,18 +523,24 @@ def report(paths: tuple[str, ...], out: str, player: str | None, rules: str) -> 
     "--to", "to", required=True, type=click.Choice(["mjai", "tenhou-json", "tenhou-xml"])
 )
 @click.option("-o", "--output", "out", required=True, help="Output file (- for stdout).")
-def convert(path: str, to: str, out: str) -> None:
-    """Write the game in PATH (Tenhou XML or JSON, or mjai) in another format.
+@_max_input_option
+def convert(path: str, to: str, out: str, max_input_size: int) -> None:
+    """Write the game in PATH (Tenhou XML or JSON, or mjai; a file, - for stdin, or
+    an archive or database that holds one log) in another format.
 
     Example: mjaudit convert game.xml --to mjai -o game.jsonl
     """
+    from parsers.containers import failure
     from parsers.convert import convert_file
 
     try:
-        convert_file(path, to, out)
-    except (MjauditError, OSError) as exc:
-        click.echo(f"mjaudit: {exc}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
+        convert_file(path, to, out, max_input_size)
+    except MjauditError as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"{out}: cannot write: {exc.strerror or exc}")
+    except Exception as exc:
+        _fail(failure(path, "converting", exc))
 
 
 def _tune_gc() -> None:

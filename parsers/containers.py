@@ -1,9 +1,10 @@
 """Inputs by the thousand: folders, zip and tar archives, and downloader databases.
 
-A :class:`Locator` names one log without holding it: a file, a member of a zip,
-or a row of a phoenix-logs / houou-logs SQLite database. Enumeration is lazy and
-reads no log; a worker reads its own locators with :func:`read_locator`, straight
-from the archive or the database (nothing is unpacked to disk).
+Every command (``audit``, ``report``, ``replay``, ``convert``) finds and opens its
+inputs here. A :class:`Locator` names one log without holding it: a file, a member
+of a zip, or a row of a phoenix-logs / houou-logs SQLite database. Enumeration is
+lazy and reads no log; a worker reads its own locators with :func:`read_locator`,
+straight from the archive or the database (nothing is unpacked to disk).
 
 Tar archives have no index, so their members are streamed by the enumerating
 process and travel with the locator (``data``); stdin does the same.
@@ -11,12 +12,17 @@ process and travel with the locator (``data``); stdin does the same.
 Each locator has a *cheap key* that changes when the log may have changed and
 costs no read of the log: ``path:size:mtime_ns`` for a file, the member's CRC
 and size for a zip, the row id and blob length for a database row.
+
+Nothing about one input may stop the others: a container that cannot be opened,
+a damaged tar header, a corrupt database page or a file that is not a regular file
+becomes a locator with an ``error``, which reads as that error; reading a member
+turns every failure (an encrypted or unsupported zip member, a broken stream,
+running out of memory) into a :class:`LogFormatError` naming it. Two members or
+rows with one name get distinct names: ``a.zip!x.mjlog``, then ``a.zip!x.mjlog (2)``.
 """
 
 from __future__ import annotations
 
-import bz2
-import gzip
 import os
 import sqlite3
 import sys
@@ -27,15 +33,29 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from mjaudit.errors import LogFormatError
-from mjaudit.events import RulesHint
-from parsers.sources import read_input
+from mjaudit.errors import LogFormatError, MjauditError
+from mjaudit.events import GameLog, RulesHint
+from parsers.sources import (
+    DEFAULT_MAX_INPUT,
+    decompress,
+    format_size,
+    load_bytes,
+    read_regular_file,
+    read_stream,
+    regular_file_problem,
+    too_large,
+)
 
 __all__ = [
+    "DEFAULT_MAX_INPUT",
     "Locator",
     "Selection",
+    "UnreadableInput",
+    "container_kind",
     "decompress",
+    "failure",
     "iter_locators",
+    "load_single",
     "read_locator",
 ]
 
@@ -47,22 +67,57 @@ _CONTAINER_SUFFIXES = (".zip", ".db", ".sqlite", ".sqlite3", *_TAR_SUFFIXES)
 
 @dataclass(frozen=True, slots=True)
 class Locator:
-    """Where one log is. ``kind`` is file, stdin, zip, tar or sqlite."""
+    """Where one log is. ``kind`` is file, stdin, zip, tar or sqlite.
+
+    ``member`` is the member's (or row's) distinct name; ``index`` is how it is
+    read back: its position in the zip's directory, or the database row id (-1
+    where there is none). ``error`` is set when the input is known to be
+    unreadable already (a broken container, a FIFO, a damaged tar header).
+    """
 
     kind: str
     source: str
     member: str = ""
     key: str = ""
     data: bytes | None = None
+    index: int = -1
+    error: str = ""
 
     @property
     def name(self) -> str:
         """The name findings use: ``a.zip!x.mjlog``, ``2009.db#2009022023gm-…``."""
-        if self.kind in ("zip", "tar"):
+        if self.kind in ("zip", "tar") and self.member:
             return f"{self.source}!{self.member}"
-        if self.kind == "sqlite":
+        if self.kind == "sqlite" and self.member:
             return f"{self.source}#{self.member}"
         return self.source
+
+
+def _unreadable(source: str, message: str) -> Locator:
+    return Locator("file", source, error=message)
+
+
+class UnreadableInput(LogFormatError):
+    """An input found unreadable; ``message`` is the whole line and names it."""
+
+    def __init__(self, name: str, message: str) -> None:
+        MjauditError.__init__(self, message)
+        self.path = name
+        self.position = ""
+        self.message = message
+
+
+def failure(name: str, step: str, exc: BaseException) -> str:
+    """The one line for an input that failed: its own message, or an internal error.
+
+    ``step`` is what was being done (reading, parsing, auditing, rendering...).
+    """
+    if isinstance(exc, MjauditError):
+        text = str(exc)
+        return text if name in text else f"{name}: {text}"
+    if isinstance(exc, MemoryError):
+        return f"{name}: out of memory while {step}"
+    return f"{name}: internal error while {step}: {type(exc).__name__}: {exc}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,65 +154,144 @@ def _is_container_name(name: str) -> bool:
     return name.lower().endswith(_CONTAINER_SUFFIXES)
 
 
+class _CallerFailed(BaseException):
+    """An exception of the caller's ``want`` (a store's): not the input's fault.
+
+    A BaseException, so the guard that turns an input's failures into an
+    unreadable locator lets it through; :func:`iter_locators` re-raises the original.
+    """
+
+    def __init__(self, original: Exception) -> None:
+        self.original = original
+
+
+Want = Callable[[Locator], bool]
+
+
+def _guarded(want: Want | None) -> Want | None:
+    if want is None:
+        return None
+
+    def ask(loc: Locator) -> bool:
+        try:
+            return want(loc)
+        except Exception as exc:
+            raise _CallerFailed(exc) from exc
+
+    return ask
+
+
 def iter_locators(
     paths: Iterable[str],
     selection: Selection = Selection(),
-    want: Callable[[Locator], bool] | None = None,
+    want: Want | None = None,
+    max_size: int = DEFAULT_MAX_INPUT,
 ) -> Iterator[Locator]:
     """Every log under ``paths``, lazily, in a stable order.
 
     ``want`` sees each locator before its data is read (a store's "already
     audited?" check, or a shard filter); tar members it refuses are not read.
+    An input that cannot be enumerated gives one locator with an ``error``; the
+    other paths go on.
     """
+    ask = _guarded(want)
     for raw in paths:
-        if raw == "-":
-            loc = Locator("stdin", "-")
-            if want is None or want(loc):
-                yield replace(loc, data=sys.stdin.buffer.read())
-            continue
-        p = Path(raw)
-        if p.is_dir():
-            for f in _walk(p):
-                yield from _expand(f, selection, want, explicit=False)
-        else:
-            yield from _expand(raw, selection, want, explicit=True)
+        try:
+            yield from _one_path(raw, selection, ask, max_size)
+        except _CallerFailed as exc:
+            raise exc.original from None
+        except Exception as exc:  # a bug, or memory: this path only
+            yield _unreadable(raw, failure(raw, "listing its logs", exc))
 
 
-def _walk(top: Path) -> Iterator[str]:
-    """Files below ``top`` that are logs or containers, depth first, sorted per folder."""
+def _one_path(
+    raw: str, selection: Selection, want: Want | None, max_size: int
+) -> Iterator[Locator]:
+    if raw == "-":
+        loc = Locator("stdin", "-")
+        if want is None or want(loc):
+            try:
+                data = read_stream(sys.stdin.buffer, max_size, "-")
+            except LogFormatError as exc:
+                yield replace(loc, error=str(exc))
+                return
+            yield replace(loc, data=data)
+        return
+    if os.path.isdir(raw):
+        for f in _walk(Path(raw), set()):
+            yield from _expand(f, selection, want, explicit=False, max_size=max_size)
+    else:
+        yield from _expand(raw, selection, want, explicit=True, max_size=max_size)
+
+
+def _walk(top: Path, seen: set[tuple[int, int]]) -> Iterator[str]:
+    """Files below ``top`` that are logs or containers, depth first, sorted per folder.
+
+    Folders are entered once each (a symbolic link back up is not followed again).
+    Anything with a log's name is listed, even if it is not a regular file: it is
+    then refused by :func:`_expand`, by its type, without being opened.
+    """
     try:
+        st = top.stat()
+        if (st.st_dev, st.st_ino) in seen:
+            return
+        seen.add((st.st_dev, st.st_ino))
         entries = sorted(os.scandir(top), key=lambda e: e.name)
     except OSError:
         return
     for e in entries:
-        if e.is_dir(follow_symlinks=True):
-            yield from _walk(Path(e.path))
+        try:
+            is_dir = e.is_dir(follow_symlinks=True)
+        except OSError:
+            is_dir = False
+        if is_dir:
+            yield from _walk(Path(e.path), seen)
         elif _has_log_name(e.name) or _is_container_name(e.name):
             yield e.path
 
 
 def _expand(
-    path: str, selection: Selection, want: Callable[[Locator], bool] | None, explicit: bool
+    path: str, selection: Selection, want: Want | None, explicit: bool, max_size: int
 ) -> Iterator[Locator]:
-    kind = _container_kind(path)
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        yield _unreadable(path, f"{path}: cannot read: {exc.strerror or exc}")
+        return
+    problem = regular_file_problem(st.st_mode)
+    if problem is not None:
+        yield _unreadable(path, f"{path}: {problem}")
+        return
+    kind = container_kind(path)
     if kind == "zip":
         yield from _zip_members(path, want)
     elif kind == "tar":
-        yield from _tar_members(path, want)
+        yield from _tar_members(path, want, max_size)
     elif kind == "sqlite":
         yield from _db_rows(path, selection, want)
     elif explicit or _has_log_name(path):
-        loc = Locator("file", path, key=_file_key(path))
+        key = f"{os.path.abspath(path)}:{st.st_size}:{st.st_mtime_ns}"
+        loc = Locator("file", path, key=key)
         if want is None or want(loc):
             yield loc
 
 
-def _container_kind(path: str) -> str | None:
+def container_kind(path: str) -> str | None:
+    """``zip``, ``tar`` or ``sqlite`` when ``path`` is such a container, else None.
+
+    Only regular files are looked into (a FIFO is never opened).
+    """
+    try:
+        if regular_file_problem(os.stat(path).st_mode) is not None:
+            return None
+    except OSError:
+        return None
     lower = path.lower()
     if lower.endswith(_TAR_SUFFIXES):
         return "tar"
     try:
-        with open(path, "rb") as fh:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb", buffering=0) as fh:
             head = fh.read(16)
     except OSError:
         return None
@@ -168,45 +302,109 @@ def _container_kind(path: str) -> str | None:
     return None
 
 
-def _file_key(path: str) -> str:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return ""  # unreadable: the worker reports it; never skipped
-    return f"{os.path.abspath(path)}:{st.st_size}:{st.st_mtime_ns}"
+class _Names:
+    """Distinct names for members that share one: ``x.mjlog``, ``x.mjlog (2)``, ..."""
+
+    def __init__(self) -> None:
+        self.count: dict[str, int] = {}
+
+    def __call__(self, name: str) -> str:
+        n = self.count.get(name, 0) + 1
+        self.count[name] = n
+        return name if n == 1 else f"{name} ({n})"
 
 
-def _zip_members(path: str, want: Callable[[Locator], bool] | None) -> Iterator[Locator]:
+def _zip_members(path: str, want: Want | None) -> Iterator[Locator]:
     where = os.path.abspath(path)
     try:
         with zipfile.ZipFile(path) as zf:
-            infos = [i for i in zf.infolist() if not i.is_dir() and _has_log_name(i.filename)]
-    except (OSError, zipfile.BadZipFile) as exc:
-        yield Locator("file", path, data=b"", key="", member=f"unreadable zip: {exc}")
+            infos = [
+                (i, info)
+                for i, info in enumerate(zf.infolist())
+                if not info.is_dir() and _has_log_name(info.filename)
+            ]
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+        yield _unreadable(path, f"{path}: unreadable zip: {exc}")
         return
-    for info in sorted(infos, key=lambda i: i.filename):
-        key = f"{where}!{info.filename}:{info.CRC:08x}:{info.file_size}"
-        loc = Locator("zip", path, info.filename, key)
+    except Exception as exc:
+        yield _unreadable(path, failure(path, "opening it as a zip", exc))
+        return
+    names = _Names()
+    # sorted by name; members that share a name keep their order in the archive
+    for i, info in sorted(infos, key=lambda item: item[1].filename):
+        member = names(info.filename)
+        key = f"{where}!{member}:{info.CRC:08x}:{info.file_size}"
+        loc = Locator("zip", path, member, key, index=i)
         if want is None or want(loc):
             yield loc
 
 
-def _tar_members(path: str, want: Callable[[Locator], bool] | None) -> Iterator[Locator]:
-    where = os.path.abspath(path)
+class _TarInfo(tarfile.TarInfo):
+    """Remembers a damaged header: tarfile ends the archive there without a word."""
+
+    @classmethod
+    def fromtarfile(cls, tarfile: tarfile.TarFile) -> _TarInfo:
+        try:
+            return super().fromtarfile(tarfile)
+        except _HeaderError as exc:
+            # An end-of-archive block or the end of the data is how a tar ends;
+            # a bad checksum or a header cut short is damage.
+            if type(exc).__name__ in ("InvalidHeaderError", "TruncatedHeaderError"):
+                _damage[id(tarfile)] = (tarfile.offset, str(exc))
+            raise
+
+
+_HeaderError = tarfile.HeaderError
+# The damage an open tar met, by the id of its TarFile (an entry lives while it is open).
+_damage: dict[int, tuple[int, str]] = {}
+
+
+def _tar_members(path: str, want: Want | None, max_size: int) -> Iterator[Locator]:
+    tf: tarfile.TarFile | None = None
     try:
         # Stream mode: one pass, no seeking; members come in archive order.
-        with tarfile.open(path, mode="r|*") as tf:
-            for info in tf:
-                if not info.isfile() or not _has_log_name(info.name):
-                    continue
-                key = f"{where}!{info.name}:{info.size}:{int(info.mtime)}"
-                loc = Locator("tar", path, info.name, key)
-                if want is not None and not want(loc):
-                    continue
-                fh = tf.extractfile(info)
-                yield replace(loc, data=fh.read() if fh is not None else b"")
-    except (OSError, tarfile.TarError, EOFError, zlib.error) as exc:
-        yield Locator("file", path, data=b"", key="", member=f"unreadable tar: {exc}")
+        with tarfile.open(path, mode="r|*", tarinfo=_TarInfo) as opened:
+            tf = opened
+            yield from _tar_stream(tf, path, want, max_size)
+            hurt = _damage.get(id(tf))
+            if hurt is not None:
+                offset, why = hurt
+                yield _unreadable(path, f"{path} (byte {offset}): damaged tar header ({why}); "
+                                  "the members after it were not read")  # fmt: skip
+    except Exception as exc:
+        at = f" (byte {tf.offset})" if tf is not None else ""
+        if isinstance(exc, tarfile.TarError | OSError | EOFError | ValueError):
+            msg = f"{path}{at}: unreadable tar: {exc}"
+        else:
+            msg = failure(f"{path}{at}", "reading it as a tar", exc)
+        if tf is not None:
+            msg += "; the members after it were not read"
+        yield _unreadable(path, msg)
+    finally:
+        if tf is not None:
+            _damage.pop(id(tf), None)
+
+
+def _tar_stream(
+    tf: tarfile.TarFile, path: str, want: Want | None, max_size: int
+) -> Iterator[Locator]:
+    where = os.path.abspath(path)
+    names = _Names()
+    headers: list[tarfile.TarInfo] = getattr(tf, "members")  # noqa: B009
+    while (info := tf.next()) is not None:
+        headers.clear()  # a stream keeps every header it read otherwise
+        if not info.isfile() or not _has_log_name(info.name):
+            continue
+        member = names(info.name)
+        key = f"{where}!{member}:{info.size}:{int(info.mtime)}"
+        loc = Locator("tar", path, member, key)
+        if want is not None and not want(loc):
+            continue
+        if info.size > max_size:  # refused by its header, before it is read
+            yield replace(loc, error=str(too_large(loc.name, max_size, f"{info.size} bytes,")))
+            continue
+        fh = tf.extractfile(info)
+        yield replace(loc, data=fh.read() if fh is not None else b"")
 
 
 # Column names of the two downloaders' ``logs`` tables (see docs/scale.md):
@@ -222,10 +420,23 @@ class _DbLayout:
     id_col: str
     content_col: str
     where: str
+    rowid: bool
+    unique_id: bool
 
 
 def _db_layout(conn: sqlite3.Connection, selection: Selection) -> _DbLayout:
-    cols = {row[1] for row in conn.execute("PRAGMA table_info(logs)")}
+    row = conn.execute(
+        "SELECT type, sql FROM sqlite_master WHERE name = 'logs' COLLATE NOCASE"
+    ).fetchone()
+    if row is None:
+        raise ValueError("no logs table")
+    kind, sql = str(row[0]), str(row[1] or "").upper()
+    # A view may be endless (a recursive one never ends): only a real table is read.
+    if kind != "table" or sql.startswith("CREATE VIRTUAL"):
+        what = "a view" if kind == "view" else "a virtual table" if kind == "table" else kind
+        raise ValueError(f"its logs is {what}, not a table: refused")
+    info = list(conn.execute("PRAGMA table_info(logs)"))
+    cols = {r[1] for r in info}
     id_col = next((c for c in _ID_COLUMNS if c in cols), None)
     content_col = next((c for c in _CONTENT_COLUMNS if c in cols), None)
     if id_col is None or content_col is None:
@@ -245,7 +456,18 @@ def _db_layout(conn: sqlite3.Connection, selection: Selection) -> _DbLayout:
         tonpu = next((c for c in ("is_tonpusen", "is_tonpu") if c in cols), None)
         if tonpu is not None:
             where.append(f"{tonpu} = {int(selection.length == 'tonpu')}")
-    return _DbLayout(id_col, content_col, " AND ".join(where))
+    rowid = "WITHOUT ROWID" not in sql
+    pk = [r[1] for r in info if r[5]]
+    unique = pk == [id_col] or any(
+        idx[2] and not idx[4] and _index_columns(conn, str(idx[1])) == [id_col]
+        for idx in list(conn.execute("PRAGMA index_list(logs)"))
+    )
+    return _DbLayout(id_col, content_col, " AND ".join(where), rowid, unique or not rowid)
+
+
+def _index_columns(conn: sqlite3.Connection, index: str) -> list[str]:
+    quoted = index.replace('"', '""')
+    return [str(c[2]) for c in conn.execute(f'PRAGMA index_info("{quoted}")')]
 
 
 def _open_db(path: str) -> sqlite3.Connection:
@@ -253,47 +475,34 @@ def _open_db(path: str) -> sqlite3.Connection:
     return sqlite3.connect(uri, uri=True)
 
 
-def _db_rows(
-    path: str, selection: Selection, want: Callable[[Locator], bool] | None
-) -> Iterator[Locator]:
+def _db_rows(path: str, selection: Selection, want: Want | None) -> Iterator[Locator]:
     where = os.path.abspath(path)
+    conn: sqlite3.Connection | None = None
+    count = 0
     try:
         conn = _open_db(path)
         layout = _db_layout(conn, selection)
+        cols = f"{layout.id_col}, length({layout.content_col}) FROM logs WHERE {layout.where}"
         rows = conn.execute(
-            f"SELECT {layout.id_col}, length({layout.content_col}) FROM logs "
-            f"WHERE {layout.where} ORDER BY rowid"
-            if _has_rowid(conn)
-            else f"SELECT {layout.id_col}, length({layout.content_col}) FROM logs "
-            f"WHERE {layout.where} ORDER BY {layout.id_col}"
+            f"SELECT rowid, {cols} ORDER BY rowid"
+            if layout.rowid
+            else f"SELECT -1, {cols} ORDER BY {layout.id_col}"
         )
-    except (sqlite3.Error, ValueError) as exc:
-        yield Locator("file", path, data=b"", key="", member=f"unreadable database: {exc}")
-        return
-    try:
-        for log_id, size in rows:
-            loc = Locator("sqlite", path, str(log_id), f"{where}#{log_id}:{size}")
+        # Ids that may repeat (no unique constraint) are told apart by row id.
+        names = None if layout.unique_id else _Names()
+        for rowid, log_id, size in rows:
+            count += 1
+            member = str(log_id) if names is None else names(str(log_id))
+            loc = Locator("sqlite", path, member, f"{where}#{member}:{size}", index=int(rowid))
             if want is None or want(loc):
                 yield loc
+    except (sqlite3.Error, ValueError) as exc:
+        after = f" (after row {count})" if count else ""
+        rest = "; the rows after it were not read" if count else ""
+        yield _unreadable(path, f"{path}{after}: unreadable database: {exc}{rest}")
     finally:
-        conn.close()
-
-
-def _has_rowid(conn: sqlite3.Connection) -> bool:
-    sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'logs'").fetchone()
-    return sql is None or "WITHOUT ROWID" not in str(sql[0]).upper()
-
-
-def decompress(data: bytes, where: str) -> bytes:
-    """Undo gzip or bz2 by their magic bytes; anything else is returned as it is."""
-    try:
-        if data[:2] == b"\x1f\x8b":
-            return gzip.decompress(data)
-        if data[:3] == b"BZh":
-            return bz2.decompress(data)
-    except (OSError, EOFError, ValueError, zlib.error) as exc:
-        raise LogFormatError(where, "", f"broken compressed data: {exc}") from None
-    return data
+        if conn is not None:
+            conn.close()
 
 
 # One open archive and one connection per worker process: opening a zip reads its
@@ -311,38 +520,126 @@ def _caches_for_this_process() -> None:
         _cache_pid = os.getpid()
 
 
-def read_locator(loc: Locator) -> bytes:
-    """The decompressed bytes of one log. Raises LogFormatError when unreadable."""
-    if loc.data is not None:
-        if loc.member.startswith("unreadable"):
-            raise LogFormatError(loc.source, "", loc.member)
-        return decompress(loc.data, loc.name)
-    if loc.kind == "file":
-        return decompress(read_input(loc.source), loc.name)
-    _caches_for_this_process()
+def read_locator(loc: Locator, max_size: int = DEFAULT_MAX_INPUT) -> bytes:
+    """The decompressed bytes of one log, at most ``max_size`` of them.
+
+    Raises LogFormatError naming the input for every way it can fail.
+    """
+    if loc.error:
+        raise UnreadableInput(loc.name, loc.error)
     try:
-        if loc.kind == "zip":
-            zf = _open_zips.get(loc.source)
-            if zf is None:
-                if len(_open_zips) >= 8:
-                    _open_zips.pop(next(iter(_open_zips))).close()
-                zf = _open_zips[loc.source] = zipfile.ZipFile(loc.source)
-            return decompress(zf.read(loc.member), loc.name)
-        if loc.kind == "sqlite":
-            entry = _open_dbs.get(loc.source)
-            if entry is None:
-                conn = _open_db(loc.source)
-                entry = _open_dbs[loc.source] = (conn, _db_layout(conn, Selection()))
-            conn, layout = entry
-            row = conn.execute(
-                f"SELECT {layout.content_col} FROM logs WHERE {layout.id_col} = ?",
-                (loc.member,),
-            ).fetchone()
-            if row is None:
-                raise LogFormatError(loc.name, "", "no such log in the database")
-            content = row[0]
-            data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
-            return decompress(data, loc.name)
-    except (OSError, KeyError, zipfile.BadZipFile, sqlite3.Error, ValueError) as exc:
+        return decompress(_raw(loc, max_size), loc.name, max_size)
+    except LogFormatError:
+        raise
+    except MemoryError:
+        raise LogFormatError(loc.name, "", "out of memory while reading it") from None
+    except (OSError, KeyError, zipfile.BadZipFile, sqlite3.Error, EOFError, ValueError) as exc:
         raise LogFormatError(loc.name, "", f"cannot read: {exc}") from None
+    except zlib.error as exc:
+        raise LogFormatError(loc.name, "", f"cannot read: broken deflate data: {exc}") from None
+    except Exception as exc:  # an encrypted member, a method zipfile lacks, a broken stream
+        raise LogFormatError(loc.name, "", f"cannot read: {type(exc).__name__}: {exc}") from None
+
+
+def _raw(loc: Locator, max_size: int) -> bytes:
+    """The bytes of one input as stored (maybe compressed), bounded by ``max_size``."""
+    if loc.data is not None:
+        return loc.data
+    if loc.kind == "file":
+        return read_regular_file(loc.source, max_size)
+    _caches_for_this_process()
+    if loc.kind == "zip":
+        return _zip_member(loc, max_size)
+    if loc.kind == "sqlite":
+        return _db_content(loc, max_size)
     raise LogFormatError(loc.name, "", f"unknown input kind {loc.kind}")
+
+
+# What zipfile can undo: stored, deflate, bzip2, lzma.
+_ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
+
+
+def _zip_member(loc: Locator, max_size: int) -> bytes:
+    zf = _open_zips.get(loc.source)
+    if zf is None:
+        if len(_open_zips) >= 8:
+            _open_zips.pop(next(iter(_open_zips))).close()
+        zf = _open_zips[loc.source] = zipfile.ZipFile(loc.source)
+    infos = zf.infolist()
+    info = infos[loc.index] if 0 <= loc.index < len(infos) else zf.getinfo(loc.member)
+    if info.file_size > max_size:
+        raise LogFormatError(
+            loc.name, "", f"{info.file_size} bytes, larger than the {format_size(max_size)} "
+            "input limit (--max-input-size)",
+        )  # fmt: skip
+    if info.flag_bits & 0x1:
+        raise LogFormatError(loc.name, "", "cannot read: the member is encrypted")
+    if info.compress_type not in _ZIP_METHODS:
+        raise LogFormatError(
+            loc.name, "", f"cannot read: compression method {info.compress_type} is not supported"
+        )
+    # Read in chunks: a member may hold far more than its header says (a zip bomb).
+    with zf.open(info) as fh:
+        return read_stream(fh, max_size, loc.name)
+
+
+def _db_content(loc: Locator, max_size: int) -> bytes:
+    entry = _open_dbs.get(loc.source)
+    if entry is None:
+        conn = _open_db(loc.source)
+        entry = _open_dbs[loc.source] = (conn, _db_layout(conn, Selection()))
+    conn, layout = entry
+    col = layout.content_col
+    # The length is asked first, in the same statement: a row over the limit is
+    # never fetched.
+    sql = f"SELECT length({col}), CASE WHEN length({col}) <= ? THEN {col} END FROM logs WHERE "
+    if loc.index >= 0 and layout.rowid:
+        row = conn.execute(sql + "rowid = ?", (max_size, loc.index)).fetchone()
+    else:
+        row = conn.execute(sql + f"{layout.id_col} = ?", (max_size, loc.member)).fetchone()
+    if row is None:
+        raise LogFormatError(loc.name, "", "no such log in the database")
+    size, content = row
+    if content is None:
+        raise LogFormatError(
+            loc.name, "", f"{size} bytes, larger than the {format_size(max_size)} input limit "
+            "(--max-input-size)",
+        )  # fmt: skip
+    data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
+    if len(data) > max_size:
+        raise LogFormatError(
+            loc.name, "", f"larger than the {format_size(max_size)} input limit (--max-input-size)"
+        )
+    return data
+
+
+def load_single(path: str, max_size: int = DEFAULT_MAX_INPUT) -> GameLog:
+    """The one log at ``path``: a file, ``-``, or a container that holds exactly one.
+
+    For ``replay`` and ``convert``. Raises MjauditError (one line, naming the
+    input) for every failure, an unexpected one included.
+    """
+    wanted: list[str] = []
+
+    def want(loc: Locator) -> bool:  # counts the logs, reads only the first
+        wanted.append(loc.name)
+        return len(wanted) == 1
+
+    found = list(iter_locators([path], want=want, max_size=max_size))
+    if len(wanted) > 1:
+        raise MjauditError(
+            f"{path}: holds {len(wanted)} logs; give one log (or a container that holds one)"
+        )
+    broken = [loc for loc in found if loc.error]
+    if broken:
+        raise UnreadableInput(broken[0].name, broken[0].error)
+    if not found:
+        raise MjauditError(f"{path}: holds no log")
+    loc = found[0]
+    step = "reading"
+    try:
+        data = read_locator(loc, max_size)
+        step = "parsing"
+        return load_bytes(data, loc.name)
+    except Exception as exc:
+        raise MjauditError(failure(loc.name, step, exc)) from None

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from mjaudit.errors import MjauditError
 from mjaudit.events import GameLog
+from parsers.containers import DEFAULT_MAX_INPUT, load_single
 from parsers.mjai_writer import write_mjai
-from parsers.sources import load
 from parsers.tenhou_json_writer import write_tenhou_json
 from parsers.tenhou_xml_writer import write_tenhou_xml
 
@@ -43,9 +43,10 @@ def convert_log(log: GameLog, to: str) -> bytes:
         raise ConvertError(f"{log.path}: cannot write {to}: {exc}") from None
 
 
-def convert_file(path: str, to: str, out: str) -> GameLog:
-    """Read ``path`` (any supported format), write it to ``out`` as ``to``; ``-`` = stdout."""
-    log = load(path)
+def convert_file(path: str, to: str, out: str, max_size: int = DEFAULT_MAX_INPUT) -> GameLog:
+    """Read ``path`` (any supported format; a file, ``-``, or a container that holds
+    one log), write it to ``out`` as ``to``; ``-`` = stdout."""
+    log = load_single(path, max_size)
     data = convert_log(log, to)
     if out == "-":
         import sys

@@ -1,21 +1,73 @@
-"""Reading inputs: files, gzip, stdin, directories; sniffing the format."""
+"""Reading inputs: files, gzip and bz2, stdin, directories; sniffing the format.
+
+Every read is bounded: a plain file or stdin by its size, a compressed one while it
+is decompressed (never after), so a 4 MB gzip that would become 4 GiB stops at the
+limit. One compressed layer, or one inside another (a gzip'd ``.mjlog`` in a gzip),
+is undone; a third is refused. Files that are not regular files (a FIFO, a device,
+a socket) are refused by their type and never opened for reading.
+"""
 
 from __future__ import annotations
 
-import gzip
+import bz2
 import json
+import os
+import stat
 import sys
 import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import IO
 
 from mjaudit.errors import LogFormatError
 from mjaudit.events import GameLog
 from parsers.tenhou_xml import parse_tenhou_xml
 
-__all__ = ["LOG_SUFFIXES", "iter_inputs", "load", "load_bytes", "read_input"]
+__all__ = [
+    "DEFAULT_MAX_INPUT",
+    "LOG_SUFFIXES",
+    "InputTooLarge",
+    "decompress",
+    "format_size",
+    "iter_inputs",
+    "load",
+    "load_bytes",
+    "read_input",
+    "read_regular_file",
+    "read_stream",
+    "regular_file_problem",
+    "too_large",
+]
 
 LOG_SUFFIXES = (".xml", ".mjlog", ".json", ".jsonl", ".mjson")
+
+#: The default decompressed-size limit of one input (``--max-input-size``): the
+#: largest real log seen is under 1 MiB, so this leaves room without risking memory.
+DEFAULT_MAX_INPUT = 64 * 1024 * 1024
+
+#: Compressed layers undone at most: a gzip'd log, or a gzip'd log gzip'd again.
+MAX_LAYERS = 2
+
+_CHUNK = 1 << 20
+
+
+class InputTooLarge(LogFormatError):
+    """An input larger than the size limit, raw or once decompressed."""
+
+
+def format_size(n: int) -> str:
+    """``64 MiB``, ``1 GiB``, ``1000 bytes``: a limit as a person would write it."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size and n % size == 0:
+            return f"{n // size} {unit}"
+    return f"{n} bytes"
+
+
+def too_large(where: str, limit: int, what: str) -> InputTooLarge:
+    """``x.xml: 70000000 bytes, larger than the 64 MiB input limit (--max-input-size)``."""
+    return InputTooLarge(
+        where, "", f"{what} larger than the {format_size(limit)} input limit (--max-input-size)"
+    )
 
 
 def _is_log_name(name: str) -> bool:
@@ -24,7 +76,11 @@ def _is_log_name(name: str) -> bool:
 
 
 def iter_inputs(paths: Iterable[str]) -> Iterator[str]:
-    """Yield each path; directories are walked recursively for log files, sorted."""
+    """Yield each path; directories are walked recursively for log files, sorted.
+
+    Only plain files and folders: archives and databases are expanded by
+    :func:`parsers.containers.iter_locators`, which every command uses.
+    """
     for raw in paths:
         if raw == "-":
             yield raw
@@ -37,18 +93,143 @@ def iter_inputs(paths: Iterable[str]) -> Iterator[str]:
             yield raw
 
 
-def read_input(path: str) -> bytes:
-    """The bytes of a file (or stdin for ``-``), gunzipped when they are gzip."""
+def regular_file_problem(mode: int) -> str | None:
+    """Why a file of this ``st_mode`` is not read (a FIFO, a device...), or None."""
+    if stat.S_ISREG(mode):
+        return None
+    kind = (
+        "a folder" if stat.S_ISDIR(mode)
+        else "a FIFO" if stat.S_ISFIFO(mode)
+        else "a socket" if stat.S_ISSOCK(mode)
+        else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        else "not a regular file"
+    )  # fmt: skip
+    return f"not read: {kind}, not a regular file"
+
+
+def read_stream(fh: IO[bytes], limit: int, where: str) -> bytes:
+    """At most ``limit`` bytes of a stream (stdin, an archive member), in chunks."""
+    parts: list[bytes] = []
+    total = 0
+    while chunk := fh.read(min(_CHUNK, limit + 1 - total)):
+        parts.append(chunk)
+        total += len(chunk)
+        if total > limit:
+            raise too_large(where, limit, "more than")
+    return b"".join(parts)
+
+
+def read_regular_file(path: str, limit: int = DEFAULT_MAX_INPUT) -> bytes:
+    """The raw bytes of a regular file, refused by type or size before they are read.
+
+    The file is opened without blocking and checked with ``fstat`` on the open
+    descriptor, so a FIFO put in its place after a ``stat`` is refused all the same.
+    """
     try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise LogFormatError(path, "", f"cannot read: {exc.strerror or exc}") from None
-    if data[:2] == b"\x1f\x8b":
+    with os.fdopen(fd, "rb", buffering=0) as fh:
         try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise LogFormatError(path, "gzip", f"broken gzip data: {exc}") from None
+            st = os.fstat(fd)
+            problem = regular_file_problem(st.st_mode)
+            if problem is not None:
+                raise LogFormatError(path, "", problem)
+            if st.st_size > limit:
+                raise too_large(path, limit, f"{st.st_size} bytes,")
+            data = fh.read(st.st_size + 1)
+            if len(data) > st.st_size:  # it grew since the stat
+                data += read_stream(fh, limit - len(data), path)
+        except OSError as exc:
+            raise LogFormatError(path, "", f"cannot read: {exc.strerror or exc}") from None
     return data
+
+
+def read_input(path: str, limit: int = DEFAULT_MAX_INPUT) -> bytes:
+    """The bytes of a file (or stdin for ``-``), decompressed, within ``limit``."""
+    if path == "-":
+        data = read_stream(sys.stdin.buffer, limit, "-")
+    else:
+        data = read_regular_file(path, limit)
+    return decompress(data, path, limit)
+
+
+def _compression(data: bytes) -> str | None:
+    if data[:2] == b"\x1f\x8b":
+        return "gzip"
+    if data[:3] == b"BZh":
+        return "bz2"
+    return None
+
+
+def decompress(data: bytes, where: str, limit: int = DEFAULT_MAX_INPUT) -> bytes:
+    """Undo gzip or bz2 (by their magic bytes), one layer or two, within ``limit``.
+
+    Anything else is returned as it is. Raises LogFormatError for broken data, a
+    third layer, or more than ``limit`` bytes of output (found while inflating).
+    """
+    for layer in range(MAX_LAYERS + 1):
+        kind = _compression(data)
+        if kind is None:
+            return data
+        if layer == MAX_LAYERS:
+            raise LogFormatError(
+                where, "", f"more than {MAX_LAYERS} layers of compression (gzip or bz2)"
+            )
+        try:
+            data = _gunzip(data, where, limit) if kind == "gzip" else _bunzip(data, where, limit)
+        except LogFormatError:
+            raise
+        except (OSError, EOFError, ValueError, zlib.error) as exc:
+            raise LogFormatError(where, "", f"broken {kind} data: {exc}") from None
+        except MemoryError:
+            raise LogFormatError(where, "", f"out of memory while undoing {kind}") from None
+    return data  # not reached
+
+
+def _gunzip(data: bytes, where: str, limit: int) -> bytes:
+    """Every member of a gzip stream, inflated with a bound on the output."""
+    out: list[bytes] = []
+    total = 0
+    rest = data
+    while rest:
+        if rest[:2] != b"\x1f\x8b":
+            if rest.strip(b"\x00"):  # zero padding after the last member is allowed
+                raise LogFormatError(where, "", "broken gzip data: garbage after the last member")
+            break
+        d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        chunk = d.decompress(rest, limit + 1 - total)
+        total += len(chunk)
+        if total > limit:
+            raise too_large(where, limit, "once decompressed,")
+        if not d.eof:
+            raise LogFormatError(where, "", "broken gzip data: it ends before its end marker")
+        out.append(chunk)
+        rest = d.unused_data
+    return b"".join(out)
+
+
+def _bunzip(data: bytes, where: str, limit: int) -> bytes:
+    """Every stream of a bzip2 file, decompressed with a bound on the output."""
+    out: list[bytes] = []
+    total = 0
+    rest = data
+    while rest:
+        d = bz2.BZ2Decompressor()
+        try:
+            chunk = d.decompress(rest, limit + 1 - total)
+        except OSError:
+            if out:  # what follows the last stream is not bzip2: ignored, as bz2 does
+                break
+            raise
+        total += len(chunk)
+        if total > limit:
+            raise too_large(where, limit, "once decompressed,")
+        if not d.eof:
+            raise LogFormatError(where, "", "broken bz2 data: it ends before its end marker")
+        out.append(chunk)
+        rest = d.unused_data
+    return b"".join(out)
 
 
 def load_bytes(data: bytes, path: str) -> GameLog:
@@ -84,6 +265,6 @@ def _load_json(data: bytes, path: str) -> GameLog:
     return parse_tenhou_json(data, path)
 
 
-def load(path: str) -> GameLog:
-    """Read and parse one log file."""
-    return load_bytes(read_input(path), path)
+def load(path: str, limit: int = DEFAULT_MAX_INPUT) -> GameLog:
+    """Read and parse one log file (plain, gzip or bz2; ``-`` for stdin)."""
+    return load_bytes(read_input(path, limit), path)

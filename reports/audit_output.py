@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 
 from analyzer.audit import FileAudit
 from mjaudit.findings import Finding, JsonValue
 
-__all__ = ["render_json", "render_junit", "render_text", "totals"]
+__all__ = ["printable", "render_json", "render_junit", "render_text", "totals"]
 
 # What xml.sax.saxutils.escape and quoteattr replace, written out: importing saxutils
 # pulls in urllib.request and http.client, a large share of the start-up time.
@@ -19,14 +20,42 @@ _ATTR = str.maketrans(
 )
 
 
+# What XML 1.0 cannot hold at all, not even as a character reference: control
+# characters other than tab, newline and return, lone surrogates (a file name's
+# undecodable bytes, kept by Python as U+DC80..U+DCFF) and U+FFFE, U+FFFF.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+# What UTF-8 output cannot hold: lone surrogates.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _shown(m: re.Match[str]) -> str:
+    """A character XML or UTF-8 cannot hold, shown as Python would: ``\\x01``, ``\\xe9``."""
+    c = ord(m[0])
+    if 0xDC80 <= c <= 0xDCFF:  # an undecodable byte of a file name
+        return f"\\x{c - 0xDC00:02x}"
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with lone surrogates (undecodable bytes of a file name) written as
+    ``\\xNN``, so it can be printed as UTF-8."""
+    return _SURROGATE.sub(_shown, text)
+
+
+def _xml_chars(data: str) -> str:
+    return _NOT_XML.sub(_shown, data)
+
+
 def _escape(data: str) -> str:
-    """``&``, ``<`` and ``>`` as entities, as ``xml.sax.saxutils.escape`` does."""
-    return data.translate(_TEXT)
+    """``&``, ``<`` and ``>`` as entities, as ``xml.sax.saxutils.escape`` does; what
+    XML cannot hold at all is written out as ``\\x01``."""
+    return _xml_chars(data).translate(_TEXT)
 
 
 def _quoteattr(data: str) -> str:
-    """A quoted attribute value, exactly as ``xml.sax.saxutils.quoteattr`` makes it."""
-    data = data.translate(_ATTR)
+    """A quoted attribute value, as ``xml.sax.saxutils.quoteattr`` makes it (with what
+    XML cannot hold written out as ``\\x01``)."""
+    data = _xml_chars(data).translate(_ATTR)
     if '"' in data:
         if "'" in data:
             data = data.replace('"', "&quot;")
@@ -73,7 +102,11 @@ def render_json(results: Sequence[FileAudit]) -> str:
         ],
         "findings": [f.to_json() for r in results for f in r.findings],
     }
-    return json.dumps(doc, ensure_ascii=False, indent=1)
+    # Control characters are escaped by json itself. A lone surrogate (an undecodable
+    # byte of a file name) would make the text invalid UTF-8: it is written as its
+    # JSON escape, \udcNN, which reads back as the same string.
+    text = json.dumps(doc, ensure_ascii=False, indent=1)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
 
 
 def _finding_line(f: Finding) -> str:
@@ -101,7 +134,7 @@ def render_text(results: Sequence[FileAudit]) -> str:
         f"{t['unreadable']} unreadable: {found['error']} errors, {found['warning']} warnings, "
         f"{found['info']} notes"
     )
-    return "\n".join(lines)
+    return printable("\n".join(lines))
 
 
 def render_junit(results: Sequence[FileAudit]) -> str:

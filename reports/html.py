@@ -12,8 +12,9 @@ game and ``players.html``.
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -24,8 +25,18 @@ from markupsafe import Markup
 
 from analyzer.audit import resolve_rules
 from mjaudit.errors import MjauditError
+from mjaudit.events import GameLog
 from mjaudit.rules import RulesError
-from parsers import iter_inputs, load
+from parsers import load_bytes
+from parsers.containers import (
+    DEFAULT_MAX_INPUT,
+    Locator,
+    container_kind,
+    failure,
+    iter_locators,
+    load_single,
+    read_locator,
+)
 from reports.charts import SEAT_COLOURS
 from reports.tiles_svg import sprite
 from reports.views import GameView, build_game_view
@@ -104,14 +115,43 @@ class ReportResult:
     games: int
 
 
-def collect_path(path: str, rules_spec: str = "auto") -> GameFacts:
-    """Load, replay and audit one file for the report (raises MjauditError)."""
-    log = load(path)
+def collect_path(
+    path: str, rules_spec: str = "auto", max_size: int = DEFAULT_MAX_INPUT
+) -> GameFacts:
+    """Load, replay and audit one log for the report (raises MjauditError).
+
+    ``path`` is a file, ``-``, or a container that holds one log.
+    """
+    log = load_single(path, max_size)
+    return _facts(log.path, lambda: log, rules_spec)
+
+
+def _facts(name: str, load_log: Callable[[], GameLog], rules_spec: str) -> GameFacts:
+    """A game's facts inside one guard: every failure is one MjauditError naming it."""
+    step = "reading"
     try:
-        rules = resolve_rules(log, rules_spec)
+        log = load_log()
+        step = "auditing"
+        return collect_game(log, resolve_rules(log, rules_spec))
     except RulesError as exc:
-        raise MjauditError(f"{path}: {exc}") from None
-    return collect_game(log, rules)
+        raise MjauditError(f"{name}: {exc}") from None
+    except MjauditError:
+        raise
+    except Exception as exc:  # a bug, or memory: this input only
+        raise MjauditError(failure(name, step, exc)) from None
+
+
+def _locator_facts(loc: Locator, rules_spec: str, max_size: int) -> GameFacts:
+    def load_log() -> GameLog:
+        data = read_locator(loc, max_size)
+        try:
+            return load_bytes(data, loc.name)
+        except MjauditError:
+            raise
+        except Exception as exc:
+            raise MjauditError(failure(loc.name, "parsing", exc)) from None
+
+    return _facts(loc.name, load_log, rules_spec)
 
 
 def _page_name(path: str, used: set[str]) -> str:
@@ -125,44 +165,53 @@ def _page_name(path: str, used: set[str]) -> str:
     return name
 
 
+def _single_file(paths: Sequence[str]) -> bool:
+    """One PATH that is one log (not a folder, an archive or a database)."""
+    if len(paths) != 1:
+        return False
+    p = paths[0]
+    return p == "-" or (not os.path.isdir(p) and container_kind(p) is None)
+
+
 def write_report(
     paths: Sequence[str],
     out: str | Path,
     player: str | None = None,
     rules: str = "auto",
+    max_input_size: int = DEFAULT_MAX_INPUT,
 ) -> ReportResult:
-    """Write the HTML report of ``paths`` (files or folders) to ``out``.
+    """Write the HTML report of ``paths`` (files, folders, archives, databases) to ``out``.
 
-    One game file gives one page at ``out``; several files, or a folder, make
-    ``out`` a folder with ``index.html``, a page per game and ``players.html``
-    (every player, or only ``player``).
+    One game file gives one page at ``out``; several inputs, a folder, an archive
+    or a database make ``out`` a folder with ``index.html``, a page per game and
+    ``players.html`` (every player, or only ``player``). An input that cannot be
+    read, parsed, audited or rendered is one line in ``errors``; every other page,
+    and the index, are written all the same.
     """
-    files = list(iter_inputs(paths))
-    single = len(files) == 1 and not any(Path(p).is_dir() for p in paths)
-    errors: list[str] = []
     out = Path(out)
-    if single:
+    if _single_file(paths):
         try:
-            facts = collect_path(files[0], rules)
+            facts = collect_path(paths[0], rules, max_input_size)
+            html = _game_page(paths[0], facts)
         except MjauditError as exc:
             return ReportResult((), (str(exc),), 0)
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(render_game(build_game_view(facts)), encoding="utf-8")
+        out.write_text(html, encoding="utf-8")
         return ReportResult((str(out),), (), 1)
     out.mkdir(parents=True, exist_ok=True)
+    errors: list[str] = []
     games: list[tuple[str, GameFacts]] = []
     used: set[str] = set()
     written: list[str] = []
-    for path in files:
+    for loc in iter_locators(paths, max_size=max_input_size):
         try:
-            facts = collect_path(path, rules)
+            facts = _locator_facts(loc, rules, max_input_size)
+            html = _game_page(loc.name, facts, index_href="index.html")
         except MjauditError as exc:
             errors.append(str(exc))
             continue
-        name = _page_name(path, used)
-        (out / name).write_text(
-            render_game(build_game_view(facts, index_href="index.html")), encoding="utf-8"
-        )
+        name = _page_name(loc.name, used)
+        (out / name).write_text(html, encoding="utf-8")
         written.append(str(out / name))
         games.append((name, facts))
     players_view = build_players_view(games, player)
@@ -174,11 +223,20 @@ def write_report(
     return ReportResult(tuple(written), tuple(errors), len(games))
 
 
+def _game_page(name: str, facts: GameFacts, index_href: str | None = None) -> str:
+    """A game's page; a failure while building or rendering it is this page's only."""
+    try:
+        return render_game(build_game_view(facts, index_href=index_href))
+    except Exception as exc:  # a bug in a view or a template
+        raise MjauditError(failure(name, "rendering", exc)) from None
+
+
 def render_game_file(path: str, rules: str = "auto") -> str:
     """The game page of one file as a string (tests, benchmarks)."""
     return render_game(build_game_view(collect_path(path, rules)))
 
 
-def iter_facts(paths: Iterable[str], rules: str = "auto") -> Iterable[GameFacts]:
-    for path in iter_inputs(paths):
-        yield collect_path(path, rules)
+def iter_facts(paths: Iterable[str], rules: str = "auto") -> Iterator[GameFacts]:
+    """The facts of every log under ``paths``; raises MjauditError at the first bad one."""
+    for loc in iter_locators(paths):
+        yield _locator_facts(loc, rules, DEFAULT_MAX_INPUT)
