@@ -38,7 +38,6 @@ from mjaudit.events import GameLog, RulesHint
 from parsers.sources import (
     DEFAULT_MAX_INPUT,
     decompress,
-    format_size,
     load_bytes,
     read_regular_file,
     read_stream,
@@ -401,7 +400,7 @@ def _tar_stream(
         if want is not None and not want(loc):
             continue
         if info.size > max_size:  # refused by its header, before it is read
-            yield replace(loc, error=str(too_large(loc.name, max_size, f"{info.size} bytes,")))
+            yield replace(loc, error=str(too_large(loc.name, max_size, info.size)))
             continue
         fh = tf.extractfile(info)
         yield replace(loc, data=fh.read() if fh is not None else b"")
@@ -567,11 +566,10 @@ def _zip_member(loc: Locator, max_size: int) -> bytes:
         zf = _open_zips[loc.source] = zipfile.ZipFile(loc.source)
     infos = zf.infolist()
     info = infos[loc.index] if 0 <= loc.index < len(infos) else zf.getinfo(loc.member)
+    if loc.member != info.filename and not loc.member.startswith(f"{info.filename} ("):
+        raise LogFormatError(loc.name, "", "cannot read: the archive changed since it was listed")
     if info.file_size > max_size:
-        raise LogFormatError(
-            loc.name, "", f"{info.file_size} bytes, larger than the {format_size(max_size)} "
-            "input limit (--max-input-size)",
-        )  # fmt: skip
+        raise too_large(loc.name, max_size, info.file_size)
     if info.flag_bits & 0x1:
         raise LogFormatError(loc.name, "", "cannot read: the member is encrypted")
     if info.compress_type not in _ZIP_METHODS:
@@ -601,15 +599,10 @@ def _db_content(loc: Locator, max_size: int) -> bytes:
         raise LogFormatError(loc.name, "", "no such log in the database")
     size, content = row
     if content is None:
-        raise LogFormatError(
-            loc.name, "", f"{size} bytes, larger than the {format_size(max_size)} input limit "
-            "(--max-input-size)",
-        )  # fmt: skip
+        raise too_large(loc.name, max_size, size)
     data = content.encode("utf-8") if isinstance(content, str) else bytes(content)
-    if len(data) > max_size:
-        raise LogFormatError(
-            loc.name, "", f"larger than the {format_size(max_size)} input limit (--max-input-size)"
-        )
+    if len(data) > max_size:  # text: length() counted characters
+        raise too_large(loc.name, max_size, len(data))
     return data
 
 

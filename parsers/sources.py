@@ -63,10 +63,14 @@ def format_size(n: int) -> str:
     return f"{n} bytes"
 
 
-def too_large(where: str, limit: int, what: str) -> InputTooLarge:
+def too_large(
+    where: str, limit: int, size: int | None = None, unpacked: bool = False
+) -> InputTooLarge:
     """``x.xml: 70000000 bytes, larger than the 64 MiB input limit (--max-input-size)``."""
+    what = f"{size} bytes, larger" if size is not None else "larger"
+    when = " once decompressed" if unpacked else ""
     return InputTooLarge(
-        where, "", f"{what} larger than the {format_size(limit)} input limit (--max-input-size)"
+        where, "", f"{what} than the {format_size(limit)} input limit{when} (--max-input-size)"
     )
 
 
@@ -115,7 +119,7 @@ def read_stream(fh: IO[bytes], limit: int, where: str) -> bytes:
         parts.append(chunk)
         total += len(chunk)
         if total > limit:
-            raise too_large(where, limit, "more than")
+            raise too_large(where, limit)
     return b"".join(parts)
 
 
@@ -136,10 +140,12 @@ def read_regular_file(path: str, limit: int = DEFAULT_MAX_INPUT) -> bytes:
             if problem is not None:
                 raise LogFormatError(path, "", problem)
             if st.st_size > limit:
-                raise too_large(path, limit, f"{st.st_size} bytes,")
+                raise too_large(path, limit, st.st_size)
             data = fh.read(st.st_size + 1)
             if len(data) > st.st_size:  # it grew since the stat
-                data += read_stream(fh, limit - len(data), path)
+                data += fh.read(max(limit + 1 - len(data), 0))
+                if len(data) > limit:
+                    raise too_large(path, limit)
         except OSError as exc:
             raise LogFormatError(path, "", f"cannot read: {exc.strerror or exc}") from None
     return data
@@ -201,7 +207,7 @@ def _gunzip(data: bytes, where: str, limit: int) -> bytes:
         chunk = d.decompress(rest, limit + 1 - total)
         total += len(chunk)
         if total > limit:
-            raise too_large(where, limit, "once decompressed,")
+            raise too_large(where, limit, unpacked=True)
         if not d.eof:
             raise LogFormatError(where, "", "broken gzip data: it ends before its end marker")
         out.append(chunk)
@@ -224,7 +230,7 @@ def _bunzip(data: bytes, where: str, limit: int) -> bytes:
             raise
         total += len(chunk)
         if total > limit:
-            raise too_large(where, limit, "once decompressed,")
+            raise too_large(where, limit, unpacked=True)
         if not d.eof:
             raise LogFormatError(where, "", "broken bz2 data: it ends before its end marker")
         out.append(chunk)

@@ -568,7 +568,8 @@ def test_max_input_size_applies_to_every_command(
     code, _, err = run(capsys, *argv, "--max-input-size", "2K")
     assert code == 2
     (line,) = err_lines(err)
-    assert str(path) in line and "larger than the 2 KiB input limit (--max-input-size)" in line
+    assert str(path) in line and "larger than the 2 KiB input limit" in line
+    assert "(--max-input-size)" in line
     code, _, _ = run(capsys, *argv, "--max-input-size", "4K")
     assert code == 0
 
@@ -669,3 +670,69 @@ def test_no_bad_file_descriptor_at_exit_with_two_workers(tmp_path: Path) -> None
     for _ in range(3):
         done = _cli(["audit", "-j", "2", "--batch", "1", str(tmp_path)])
         assert done.returncode == 0 and done.stderr == ""
+
+
+# ---- the bounded readers themselves ----------------------------------------------
+
+
+def test_decompression_stops_at_the_limit() -> None:
+    from parsers.containers import decompress
+    from parsers.sources import InputTooLarge
+
+    zeros = bytes(10_000)
+    for packed in (gzip.compress(zeros), bz2.compress(zeros), gzip.compress(bz2.compress(zeros))):
+        assert decompress(packed, "x", 10_000) == zeros
+        with pytest.raises(InputTooLarge, match="larger than the 9999 bytes input limit"):
+            decompress(packed, "x", 9_999)
+    # several gzip members and zero padding after them, as gzip itself reads them
+    assert decompress(gzip.compress(b"ab") + gzip.compress(b"cd") + bytes(8), "x") == b"abcd"
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [(gzip.compress(CLEAN)[:-12], "broken gzip data: it ends before its end marker"),
+     (bz2.compress(CLEAN)[:-12], "broken bz2 data: it ends before its end marker"),
+     (gzip.compress(CLEAN) + b"junk", "broken gzip data: garbage after the last member"),
+     (bz2.compress(bz2.compress(bz2.compress(CLEAN))), "more than 2 layers of compression")],
+    ids=["cut-gzip", "cut-bz2", "gzip-junk", "three-bz2"],
+)  # fmt: skip
+def test_broken_compression_is_one_clear_error(data: bytes, message: str) -> None:
+    from mjaudit.errors import LogFormatError
+    from parsers.containers import decompress
+
+    with pytest.raises(LogFormatError, match=message):
+        decompress(data, "x.mjlog")
+
+
+def test_stdin_over_the_limit_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(CLEAN)))
+    code, _, err = run(capsys, "audit", "--max-input-size", "1K", "-")
+    assert code == 2
+    assert err_lines(err) == ["mjaudit: -: larger than the 1 KiB input limit (--max-input-size)"]
+
+
+def test_zip_members_and_database_rows_over_the_limit_are_refused_unread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    z = tmp_path / "games.zip"
+    with zipfile.ZipFile(z, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("small.xml", CLEAN)
+        zf.writestr("big.xml", KANS + b" " * 8192)
+    db = tmp_path / "games.db"
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE logs(log_id text primary key, log_content blob)")
+    conn.execute("INSERT INTO logs VALUES ('small', ?)", (CLEAN,))
+    conn.execute("INSERT INTO logs VALUES ('big', ?)", (KANS + b" " * 8192,))
+    conn.commit()
+    conn.close()
+    code, out, err = run(capsys, "audit", "--max-input-size", "8K", str(z), str(db))
+    assert code == 2 and "2 games" in out
+    lines = err_lines(err)
+    assert lines == [
+        f"mjaudit: {z}!big.xml: {len(KANS) + 8192} bytes, larger than the 8 KiB input limit "
+        "(--max-input-size)",
+        f"mjaudit: {db}#big: {len(KANS) + 8192} bytes, larger than the 8 KiB input limit "
+        "(--max-input-size)",
+    ]
