@@ -510,7 +510,10 @@ def report(
     """
     from reports.html import write_report
 
-    result = write_report(paths, out, player=player, rules=rules, max_input_size=max_input_size)
+    try:
+        result = write_report(paths, out, player=player, rules=rules, max_input_size=max_input_size)
+    except OSError as exc:
+        _fail(f"{exc.filename or out}: cannot write: {exc.strerror or exc}")
     for error in result.errors:
         click.echo(f"mjaudit: {error}", err=True)
     click.echo(f"wrote {len(result.pages)} page(s) for {result.games} game(s) to {out}")

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.audit import audit_path
-from analyzer.batch import BatchOptions, audit_many
+from analyzer.batch import BatchOptions, audit_batch, audit_many
 from mjaudit.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
@@ -629,12 +629,13 @@ def test_junit_and_json_are_well_formed_for_any_file_name(tmp_path: Path) -> Non
 
 
 def _fails_for_poison(locators: list[object], opts: BatchOptions) -> object:
-    """audit_batch, except that a batch holding ``poison.xml`` fails as a whole."""
-    from analyzer import batch
+    """audit_batch, except that a batch holding ``poison.xml`` fails as a whole.
 
+    Workers may import this module afresh (from a forkserver): ``audit_batch`` here
+    is the real one, imported before any test replaced it."""
     if any("poison" in getattr(loc, "name", "") for loc in locators):
         raise RuntimeError("the batch could not be sent back")
-    return batch.REAL_AUDIT_BATCH(locators, opts)  # type: ignore[attr-defined]
+    return audit_batch(locators, opts)  # type: ignore[arg-type]
 
 
 def test_a_batch_that_fails_as_a_whole_names_its_files_and_spares_the_rest(
@@ -644,7 +645,6 @@ def test_a_batch_that_fails_as_a_whole_names_its_files_and_spares_the_rest(
 
     for name in ("a.xml", "b.xml", "poison.xml", "c.xml"):
         (tmp_path / name).write_bytes(CLEAN)
-    monkeypatch.setattr(batch, "REAL_AUDIT_BATCH", batch.audit_batch, raising=False)
     monkeypatch.setattr(batch, "audit_batch", _fails_for_poison)
     for jobs in (1, 2):
         outcomes = list(audit_many([str(tmp_path)], jobs=jobs, batch_size=4, progress=False))
