@@ -208,7 +208,7 @@ def audit(
         results = [_without_review(r) for r in results]
     for r in results:
         if r.error is not None:
-            click.echo(f"mjaudit: {r.error}", err=True)
+            _complain(r.error)
     if scale["store"] is not None:
         click.echo(json.dumps(summary.to_json()) if fmt == "json" else summary.text())
         failed = len(results)
@@ -399,8 +399,13 @@ def replay(
 
 def _fail(message: str) -> NoReturn:
     """One line on stderr, exit 2: an input that could not be used."""
-    click.echo(f"mjaudit: {message}", err=True)
+    _complain(message)
     sys.exit(EXIT_BAD_INPUT)
+
+
+def _complain(message: str) -> None:
+    """``mjaudit: <message>`` on stderr, on one line whatever the message holds."""
+    click.echo("mjaudit: " + " ".join(message.splitlines()), err=True)
 
 
 _STORE = click.option(
@@ -515,7 +520,7 @@ def report(
     except OSError as exc:
         _fail(f"{exc.filename or out}: cannot write: {exc.strerror or exc}")
     for error in result.errors:
-        click.echo(f"mjaudit: {error}", err=True)
+        _complain(error)
     click.echo(f"wrote {len(result.pages)} page(s) for {result.games} game(s) to {out}")
     sys.exit(EXIT_BAD_INPUT if result.errors else EXIT_OK)
 

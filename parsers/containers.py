@@ -116,7 +116,8 @@ def failure(name: str, step: str, exc: BaseException) -> str:
         return text if name in text else f"{name}: {text}"
     if isinstance(exc, MemoryError):
         return f"{name}: out of memory while {step}"
-    return f"{name}: internal error while {step}: {type(exc).__name__}: {exc}"
+    said = " ".join(str(exc).splitlines())
+    return f"{name}: internal error while {step}: {type(exc).__name__}: {said}"
 
 
 @dataclass(frozen=True, slots=True)

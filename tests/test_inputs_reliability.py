@@ -736,3 +736,33 @@ def test_zip_members_and_database_rows_over_the_limit_are_refused_unread(
         f"mjaudit: {db}#big: {len(KANS) + 8192} bytes, larger than the 8 KiB input limit "
         "(--max-input-size)",
     ]
+
+
+@pytest.mark.parametrize("command", ["audit", "replay", "convert", "report"])
+def test_an_internal_error_while_parsing_is_one_line_in_every_command(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+) -> None:
+    import analyzer.batch
+    import parsers.containers
+    import reports.html
+
+    def broken(data: bytes, name: str) -> object:
+        raise ValueError("first line\nsecond line")
+
+    for module in (analyzer.batch, parsers.containers, reports.html):
+        monkeypatch.setattr(module, "load_bytes", broken)
+    path = tmp_path / "a.xml"
+    path.write_bytes(CLEAN)
+    argv = {
+        "audit": ["audit", "-j", "1", str(path)],
+        "report": ["report", str(path), str(path), "-o", str(tmp_path / "site")],
+        "replay": ["replay", str(path)],
+        "convert": ["convert", str(path), "--to", "mjai", "-o", str(tmp_path / "a.jsonl")],
+    }[command]
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    expected = f"mjaudit: {path}: internal error while parsing: ValueError: first line second line"
+    assert set(err_lines(err)) == {expected}
