@@ -303,15 +303,25 @@ def container_kind(path: str) -> str | None:
 
 
 class _Names:
-    """Distinct names for members that share one: ``x.mjlog``, ``x.mjlog (2)``, ..."""
+    """Distinct names for members that share one: ``x.mjlog``, ``x.mjlog (2)``, ...
+
+    The first keeps its plain name; a later one takes the lowest free number (a
+    member really called ``x.mjlog (2)`` is not confused with one of them).
+    """
 
     def __init__(self) -> None:
-        self.count: dict[str, int] = {}
+        self.used: set[str] = set()
+        self.next: dict[str, int] = {}
 
     def __call__(self, name: str) -> str:
-        n = self.count.get(name, 0) + 1
-        self.count[name] = n
-        return name if n == 1 else f"{name} ({n})"
+        label = name
+        if label in self.used:
+            n = self.next.get(name, 2)
+            while (label := f"{name} ({n})") in self.used:
+                n += 1
+            self.next[name] = n + 1
+        self.used.add(label)
+        return label
 
 
 def _zip_members(path: str, want: Want | None) -> Iterator[Locator]:

@@ -359,13 +359,17 @@ def test_colliding_database_ids_are_each_audited_once(
     conn.execute(
         "CREATE TABLE logs(log_id text, is_processed int, was_error int, log_content blob)"
     )
-    for log_id, data in (("g1", CLEAN), ("g1", BROKEN_DORA), ("g2", KANS)):
+    # the last id is really "g1 (2)": it is not taken for the second "g1"
+    rows = (("g1", CLEAN), ("g2", KANS), ("g1", BROKEN_DORA), ("g1 (2)", KANS))
+    for log_id, data in rows:
         conn.execute("INSERT INTO logs VALUES (?, 1, 0, ?)", (log_id, bz2.compress(data)))
     conn.commit()
     conn.close()
     code, out, _ = run(capsys, "audit", "--format", "json", str(db))
     doc = json.loads(out)
-    assert [f["path"] for f in doc["files"]] == [f"{db}#g1", f"{db}#g1 (2)", f"{db}#g2"]
+    assert [f["path"] for f in doc["files"]] == [
+        f"{db}#g1", f"{db}#g2", f"{db}#g1 (2)", f"{db}#g1 (2) (2)",
+    ]  # fmt: skip
     bad = {f["path"] for f in doc["findings"] if f["severity"] == "error"}
     assert bad == {f"{db}#g1 (2)"} and code == 1
 
