@@ -353,18 +353,17 @@ class _TarInfo(tarfile.TarInfo):
     """Remembers a damaged header: tarfile ends the archive there without a word."""
 
     @classmethod
-    def fromtarfile(cls, tarfile: tarfile.TarFile) -> _TarInfo:
+    def fromtarfile(cls, archive: tarfile.TarFile) -> _TarInfo:
         try:
-            return super().fromtarfile(tarfile)
-        except _HeaderError as exc:
+            return super().fromtarfile(archive)
+        except tarfile.HeaderError as exc:
             # An end-of-archive block or the end of the data is how a tar ends;
             # a bad checksum or a header cut short is damage.
             if type(exc).__name__ in ("InvalidHeaderError", "TruncatedHeaderError"):
-                _damage[id(tarfile)] = (tarfile.offset, str(exc))
+                _damage[id(archive)] = (archive.offset, str(exc))
             raise
 
 
-_HeaderError = tarfile.HeaderError
 # The damage an open tar met, by the id of its TarFile (an entry lives while it is open).
 _damage: dict[int, tuple[int, str]] = {}
 
