@@ -26,8 +26,6 @@ __all__ = ["main"]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 
-# parsers.sources.DEFAULT_MAX_INPUT, written out: the CLI imports no parser to start.
-_DEFAULT_MAX_INPUT = 64 * 1024 * 1024
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 
@@ -60,8 +58,8 @@ def _max_input_option(f: Callable[..., None]) -> Callable[..., None]:
     return click.option(
         "--max-input-size",
         type=_Size(),
-        default=_DEFAULT_MAX_INPUT,
-        show_default="64M",
+        default="64M",  # parsers.sources.DEFAULT_MAX_INPUT
+        show_default=True,
         help="Refuse an input larger than this once decompressed (64M, 1G, bytes).",
     )(f)
 

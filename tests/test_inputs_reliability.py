@@ -543,8 +543,10 @@ def test_two_compression_layers_are_read_by_every_command(
 )  # fmt: skip
 def test_sizes(text: str, size: int) -> None:
     from mjaudit.cli import parse_size
+    from parsers.sources import DEFAULT_MAX_INPUT
 
     assert parse_size(text) == size
+    assert parse_size("64M") == DEFAULT_MAX_INPUT  # the CLI's default is the library's
 
 
 @pytest.mark.parametrize("text", ["", "M", "1.5G", "-1", "0", "64X", "ten"])
