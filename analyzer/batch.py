@@ -10,7 +10,9 @@ The driver side, :func:`run_batches`, keeps at most ``window`` batches in flight
 input count) and yields results in input order, so ``-j N`` prints exactly what
 ``-j 1`` prints. When a worker dies, the pool is rebuilt and the batches that were
 in flight are re-run one at a time; a batch that kills its worker alone is split
-until the single log that does it is found and reported as ``crashed``.
+until the single log that does it is found and reported as ``crashed``. A batch
+that fails as a whole in any other way is split the same way, so only the input
+to blame is reported (by name), and the others keep their verdicts.
 """
 
 from __future__ import annotations
@@ -289,10 +291,12 @@ class _Pool:
         what is queued and do not wait for what runs."""
         from concurrent.futures import ProcessPoolExecutor
 
-        if not finished and isinstance(self.executor, ProcessPoolExecutor):
+        if finished:
+            self.executor.shutdown(wait=True)
+        elif isinstance(self.executor, ProcessPoolExecutor):
             self.executor.shutdown(wait=False, cancel_futures=True)
         else:  # Dask's executor has no cancel_futures
-            self.executor.shutdown(wait=finished)
+            self.executor.shutdown(wait=False)
 
 
 def run_batches(
