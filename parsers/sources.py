@@ -27,6 +27,7 @@ __all__ = [
     "DEFAULT_MAX_INPUT",
     "LOG_SUFFIXES",
     "InputTooLarge",
+    "bunzip2",
     "decompress",
     "format_size",
     "iter_inputs",
@@ -183,7 +184,7 @@ def decompress(data: bytes, where: str, limit: int = DEFAULT_MAX_INPUT) -> bytes
                 where, "", f"more than {MAX_LAYERS} layers of compression (gzip or bz2)"
             )
         try:
-            data = _gunzip(data, where, limit) if kind == "gzip" else _bunzip(data, where, limit)
+            data = _gunzip(data, where, limit) if kind == "gzip" else bunzip2(data, where, limit)
         except LogFormatError:
             raise
         except (OSError, EOFError, ValueError, zlib.error) as exc:
@@ -215,8 +216,11 @@ def _gunzip(data: bytes, where: str, limit: int) -> bytes:
     return b"".join(out)
 
 
-def _bunzip(data: bytes, where: str, limit: int) -> bytes:
-    """Every stream of a bzip2 file, decompressed with a bound on the output."""
+def bunzip2(data: bytes, where: str, limit: int) -> bytes:
+    """Every stream of a bzip2 file, decompressed with a bound on the output.
+
+    Raises InputTooLarge past ``limit``, LogFormatError or OSError for broken data.
+    """
     out: list[bytes] = []
     total = 0
     rest = data

@@ -772,3 +772,31 @@ def test_an_internal_error_while_parsing_is_one_line_in_every_command(
     assert code == 2
     expected = f"mjaudit: {path}: internal error while parsing: ValueError: first line second line"
     assert set(err_lines(err)) == {expected}
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_BZIP2])
+def test_a_zip_member_that_lies_about_its_size_is_bounded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], method: int
+) -> None:
+    z = tmp_path / "liar.zip"
+    with zipfile.ZipFile(z, "w", method) as zf:
+        zf.writestr("a.mjlog", gzip.compress(CLEAN))  # a gzip'd log in a compressed member
+        zf.writestr("liar.xml", bytes(8 << 20))
+    data = bytearray(z.read_bytes())
+    with zipfile.ZipFile(z) as zf:
+        local = zf.getinfo("liar.xml").header_offset
+    small = (1000).to_bytes(4, "little")
+    data[local + 22 : local + 26] = small  # the uncompressed size, in both headers
+    at = _central_entry(data, "liar.xml") + 24
+    data[at : at + 4] = small
+    z.write_bytes(bytes(data))
+    code, out, err = run(capsys, "audit", "--max-input-size", "1M", str(z))
+    assert code == 2 and "1 games" in out
+    (line,) = err_lines(err)
+    assert f"{z}!liar.xml: " in line
+    # deflate stops where the header said (and its CRC check fails); bzip2 is undone
+    # by a bounded decompressor, which stops at the limit
+    if method == zipfile.ZIP_BZIP2:
+        assert "larger than the 1 MiB input limit once decompressed" in line
+    else:
+        assert "CRC" in line
