@@ -178,18 +178,27 @@ def _audit_one(loc: Locator, opts: BatchOptions) -> Outcome:
 
     Reading and decompressing count against the time limit too; whatever goes
     wrong (a broken archive member, running out of memory, a bug) is this input's
-    outcome and no other's.
+    outcome and no other's. The store's "already known?" question is asked
+    outside the guard: a store that fails is the run's problem, not the input's.
     """
-    log: GameLog | None = None
-    sha: str | None = None
-    step = "reading"
+    started = time.monotonic()
     try:
         with _limited(opts.time_limit):
             data = read_locator(loc, opts.max_input_size)
-            sha = hashlib.sha256(data).hexdigest()
-            if opts.store is not None and known_content(opts.store, sha):
-                return Outcome(_record(loc, "known", sha))
-            step = "parsing"
+    except _TimeLimit:
+        return _timed_out(loc, opts)
+    except MjauditError as exc:
+        return _failed(loc, "error", str(exc))
+    except Exception as exc:  # read_locator names its failures; this is a bug, or memory
+        return _failed(loc, "error", failure(loc.name, "reading", exc))
+    sha = hashlib.sha256(data).hexdigest()
+    if opts.store is not None and known_content(opts.store, sha):
+        return Outcome(_record(loc, "known", sha))
+    left = None if opts.time_limit is None else opts.time_limit - (time.monotonic() - started)
+    log: GameLog | None = None
+    step = "parsing"
+    try:
+        with _limited(None if left is None else max(left, 0.001)):
             if opts.probe is not None:
                 opts.probe(loc.name, data)
             log = load_bytes(data, loc.name)
@@ -199,8 +208,7 @@ def _audit_one(loc: Locator, opts: BatchOptions) -> Outcome:
             step = "auditing"
             audit = audit_log(log, resolve_rules(log, opts.rules))
     except _TimeLimit:
-        msg = f"{loc.name}: not audited: took longer than the {opts.time_limit:g} s limit"
-        return _failed(loc, "timeout", msg)
+        return _timed_out(loc, opts)
     except RulesError as exc:
         fmt, gid = (log.format, log.start.game_id) if log is not None else (None, None)
         audit = FileAudit(loc.name, fmt, gid, error=str(exc))
@@ -212,6 +220,11 @@ def _audit_one(loc: Locator, opts: BatchOptions) -> Outcome:
         return Outcome(_record(loc, "error", sha, msg), FileAudit(loc.name, error=msg))
     rows = game_rows(log, audit, sha) if opts.store is not None else None
     return Outcome(InputRecord(loc.key, loc.name, sha, "ok", None, rows), audit)
+
+
+def _timed_out(loc: Locator, opts: BatchOptions) -> Outcome:
+    msg = f"{loc.name}: not audited: took longer than the {opts.time_limit:g} s limit"
+    return _failed(loc, "timeout", msg)
 
 
 @contextmanager
