@@ -455,9 +455,14 @@ def _in_process(b: Sequence[Locator], opts: BatchOptions) -> BatchResult:
 
 
 def _batch_failed(loc: Locator, exc: BaseException) -> Outcome:
-    """An input whose batch failed as a whole even when it ran alone."""
-    msg = f"{loc.name}: not audited: its batch failed: {type(exc).__name__}: {exc}"
-    return _failed(loc, "error", msg)
+    """An input whose batch failed as a whole even when it ran alone.
+
+    Its status is ``crashed``, not ``error``: the failure was not found in the
+    input itself, so a store tries it again on the next run.
+    """
+    said = " ".join(str(exc).splitlines())
+    msg = f"{loc.name}: not audited: its batch failed: {type(exc).__name__}: {said}"
+    return _failed(loc, "crashed", msg)
 
 
 def process_pool(jobs: int) -> Callable[[], Executor]:
