@@ -20,7 +20,7 @@ from mjaudit.findings import Finding, JsonValue
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile, to_mpsz
 
-__all__ = ["check_draw", "is_tenpai"]
+__all__ = ["check_draw", "is_tenpai", "shown_hands_checked"]
 
 
 def _counts(hand: Sequence[Tile]) -> list[int]:
@@ -80,12 +80,28 @@ def check_draw(
             for s in range(players)
             if is_tenpai(rec.concealed[s], [t for m in rec.melds[s] for t in m.tiles])
         ]
+        seats_shown = [s for s, _ in claims.hands]
+        for s, hand in claims.hands:
+            out.extend(_shown_hand(rnd, rec, s, hand, path))
         if claims.tenpai is not None and sorted(claims.tenpai) != tenpai:
-            bad(
-                f"the log shows seats {sorted(claims.tenpai)} tenpai, the hands make "
-                f"seats {tenpai} tenpai",
-                expected=tenpai,
-                actual=sorted(claims.tenpai),
+            # Tenhou XML says who is tenpai by showing their hands and nothing else
+            # (every corpus draw shows exactly the tenpai seats' hands, 0 exceptions
+            # in 501 draws): a wrong set is then a wrong set of hands shown.
+            by_hands = sorted(seats_shown) == sorted(claims.tenpai)
+            code = "tenpai-hand-mismatch" if by_hands else "draw-mismatch"
+            what = "shows the hands of" if by_hands else "shows"
+            out.append(
+                error(
+                    rnd,
+                    path,
+                    code,
+                    f"the log {what} seats {sorted(claims.tenpai)} tenpai, the hands make "
+                    f"seats {tenpai} tenpai",
+                    idx,
+                    None,
+                    tenpai,
+                    sorted(claims.tenpai),
+                )
             )
         for s in range(players):
             if rec.riichi[s] and s not in tenpai:
@@ -182,6 +198,37 @@ def check_draw(
                     )
                 )
     return out, compared
+
+
+def _shown_hand(
+    rnd: RoundReplay, rec: DrawRecord, seat: int, hand: Sequence[Tile], path: str
+) -> list[Finding]:
+    """A hand the log shows at an exhaustive draw against the replayed concealed hand."""
+    if seat >= len(rec.concealed):
+        return []
+    replayed = rec.concealed[seat]
+    if sorted(map(hash, hand)) == sorted(map(hash, replayed)):
+        return []
+    return [
+        error(
+            rnd,
+            path,
+            "tenpai-hand-mismatch",
+            f"the log shows seat {seat}'s tenpai hand as {to_mpsz(hand)}, the replay has "
+            f"{to_mpsz(replayed)}",
+            rec.event_index,
+            seat,
+            to_mpsz(replayed),
+            to_mpsz(hand),
+        )
+    ]
+
+
+def shown_hands_checked(rec: DrawRecord) -> int:
+    """How many hands :func:`check_draw` compared with the replay at this draw."""
+    if rec.event.reason not in (DrawReason.EXHAUSTIVE, DrawReason.NAGASHI_MANGAN):
+        return 0
+    return len(rec.event.claims.hands)
 
 
 def _draw_name(reason: DrawReason) -> str:

@@ -14,14 +14,15 @@ from analyzer.audit_common import error
 from analyzer.points import base_points, hand_payments, settle_win
 from analyzer.scoring import NotAWin, score
 from analyzer.state import RoundReplay, WinRecord
-from mjaudit.events import Limit
+from mjaudit.events import DeclareMeld, Discard, DrawTile, Event, Limit, Win
 from mjaudit.findings import Finding, JsonValue
 from mjaudit.hands import HandResult
 from mjaudit.melds import MeldKind
 from mjaudit.rules import Ruleset
+from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
 
-__all__ = ["check_wins", "expected_pao", "tenhou_yaku"]
+__all__ = ["check_win_tiles", "check_wins", "expected_pao", "tenhou_yaku"]
 
 _DRAGONS = (31, 32, 33)
 _WINDS = (27, 28, 29, 30)
@@ -158,6 +159,65 @@ def check_wins(
                         )
                     )
     return out, scored, compared
+
+
+def check_win_tiles(
+    rnd: RoundReplay, events: tuple[Event, ...], path: str
+) -> tuple[list[Finding], int]:
+    """The winning tile each win claims (Tenhou ``machi``, mjai ``pai``) against the tile
+    the replay shows winning: the drawn tile of a tsumo, the discard (or the tile added
+    to a robbed kan) of a ron. Physical ids are compared where both sides have them."""
+    out: list[Finding] = []
+    checked = 0
+    for rec in rnd.wins:
+        claims = rec.event.claims
+        if claims.win_tile is None:
+            continue
+        checked += 1
+        replay_id = _winning_id(rec, events)
+        same = claims.win_tile == rec.win_tile and (
+            claims.win_tile_id is None or replay_id is None or claims.win_tile_id == replay_id
+        )
+        if same:
+            continue
+        shown = _tile_text(claims.win_tile, claims.win_tile_id)
+        want = _tile_text(rec.win_tile, replay_id)
+        how = "draws" if rec.tsumo else "takes"
+        out.append(
+            error(
+                rnd,
+                path,
+                "win-tile-mismatch",
+                f"the log names {shown} as seat {rec.seat}'s winning tile, but the seat "
+                f"{how} {want} to win",
+                rec.event_index,
+                rec.seat,
+                want,
+                shown,
+            )
+        )
+    return out, checked
+
+
+def _tile_text(tile: Tile, tile_id: int | None) -> str:
+    return f"{tile} (id {tile_id})" if tile_id is not None else str(tile)
+
+
+def _winning_id(rec: WinRecord, events: tuple[Event, ...]) -> int | None:
+    """The physical id of the winning tile, from the last draw, discard or added kan
+    tile before the win (a double ron's first win in between is skipped)."""
+    for k in range(rec.event_index - 1, -1, -1):
+        ev = events[k]
+        if isinstance(ev, Win):
+            continue
+        if isinstance(ev, DrawTile):
+            return ev.tile_id if rec.tsumo and ev.seat == rec.seat else None
+        if isinstance(ev, Discard):
+            return ev.tile_id if not rec.tsumo and ev.seat == rec.from_seat else None
+        if isinstance(ev, DeclareMeld):
+            return ev.meld.added_id if not rec.tsumo else None
+        return None
+    return None
 
 
 def _with_ura(result: HandResult, ura: int, rec: WinRecord, rules: Ruleset) -> HandResult:

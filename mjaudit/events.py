@@ -103,6 +103,9 @@ class RulesHint:
     special_lobby: bool = False
     description: str = ""
     extras: tuple[tuple[str, str], ...] = ()
+    # The log states no lobby type (Tenhou's <GO> without ``type``): what the parser
+    # assumed instead, in words. None: the log states it (or the format has none).
+    assumed_type: str | None = None
 
 
 @quick_init
