@@ -19,6 +19,7 @@ from mjaudit.events import (
     Presence,
     RiichiDeclared,
     RoundDraw,
+    RulesHint,
     Win,
     round_label,
 )
@@ -87,6 +88,8 @@ def check_riichi_order(log: GameLog, game: GameReplay) -> tuple[list[Finding], i
             after = _neighbour(events, i, 1, rnd.last_event)
             if seat in declared:
                 problem = (i, seat, f"seat {seat} declares riichi a second time in the hand")
+            elif isinstance(after, RiichiDeclared) and after.seat == seat:
+                problem = (i, seat, f"seat {seat} declares riichi twice in a row")
             elif not (isinstance(before, DrawTile) and before.seat == seat):
                 problem = (
                     i,
@@ -172,10 +175,36 @@ def check_game_end(
         return [], 0  # the last hand has no result to go on from (its own finding)
     hint = log.start.rules_hint
     players = rules.players
-    scores = state.scores[:players]
     cur = last.start.round_index
-    if rules.tobi and min(scores) < 0:
+    # The scores after the last hand as the chain has them and, where they differ
+    # (a wrong number the other checks report), as the log has them: the game may
+    # end by either reading, so one wrong number is not a second finding here.
+    readings = [state.scores[:players]]
+    if state.alt is not None:
+        readings.append(state.alt[:players])
+    if claims.final_scores is not None:
+        readings.append(list(claims.final_scores[:players]))
+    whys = [_goes_on(hint, state, cur, scores, rules) for scores in readings]
+    if None in whys:
         return [], 1
+    return [
+        _game_error(
+            log,
+            last,
+            f"the log records the game's result after {last.label}, but the game goes on: "
+            f"{whys[0]}",
+            game.end_index,
+        )
+    ], 1
+
+
+def _goes_on(
+    hint: RulesHint, state: ChainState, cur: int, scores: list[int], rules: Ruleset
+) -> str | None:
+    """Why the game goes on after hand ``cur`` with ``scores`` (None: it may end)."""
+    players = rules.players
+    if rules.tobi and min(scores) < 0:
+        return None
     east_last = 3 if players == 4 else 2
     why = None
     if hint.hanchan is None:
@@ -198,16 +227,7 @@ def check_game_end(
                 )
         else:
             why = _tenhou_goes_on(state, cur, final, scores, rules)
-    if why is None:
-        return [], 1
-    return [
-        _game_error(
-            log,
-            last,
-            f"the log records the game's result after {last.label}, but the game goes on: {why}",
-            game.end_index,
-        )
-    ], 1
+    return why
 
 
 def _tenhou_goes_on(

@@ -182,12 +182,13 @@ def check_chain(
         cause: Finding | None = None
         for i, ev in results:
             claims = ev.claims
-            cause = cause or causes.get(i)
             if claims.scores_before is not None:
                 compared += players
                 before = list(claims.scores_before)
                 if not tracks.agrees(before):
-                    out.append(
+                    # A double ron's second result starts where the first left off:
+                    # a wrong first payment is the cause of a break here.
+                    follows(
                         error(
                             rnd,
                             path,
@@ -198,9 +199,11 @@ def check_chain(
                             None,
                             _points(tracks.basis, players),
                             before[:players],
-                        )
+                        ),
+                        cause,
                     )
                     tracks.resync(before)
+            cause = cause or causes.get(i)
             if claims.honba is not None and (claims.honba, claims.riichi_sticks) != (
                 start.honba,
                 sticks,
