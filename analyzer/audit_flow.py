@@ -14,7 +14,6 @@ from mjaudit.events import (
     Discard,
     DrawTile,
     Event,
-    GameEnd,
     GameLog,
     Presence,
     RiichiDeclared,
@@ -40,13 +39,14 @@ def check_results(log: GameLog, game: GameReplay) -> tuple[list[Finding], int]:
     checked = 0
     for k, rnd in enumerate(game.rounds):
         last = rnd.last_event
-        ended = k + 1 < len(game.rounds) or any(
-            isinstance(events[i], GameEnd) for i in range(rnd.first_event, last + 1)
+        ended = k + 1 < len(game.rounds) or (
+            game.end is not None and rnd.first_event < game.end_index <= last
         )
         if not ended:
             continue
         checked += 1
-        if any(isinstance(events[i], Win | RoundDraw) for i in range(rnd.first_event, last + 1)):
+        # The replay lists every event of the hand that is not a draw or a discard.
+        if any(isinstance(events[i], Win | RoundDraw) for i in rnd.other_events):
             continue
         nxt = game.rounds[k + 1].label if k + 1 < len(game.rounds) else "the game's end"
         out.append(
@@ -78,7 +78,7 @@ def check_riichi_order(log: GameLog, game: GameReplay) -> tuple[list[Finding], i
             continue
         problem = None
         declared: set[int] = set()
-        for i in range(rnd.first_event, rnd.last_event + 1):
+        for i in rnd.other_events:
             ev = events[i]
             if not isinstance(ev, RiichiDeclared):
                 continue
@@ -243,7 +243,7 @@ def _tenhou_goes_on(
         return None  # the last hand of the extra wind
     if nxt == cur:  # the dealer keeps the seat
         dealer = state.dealer
-        sole_top = scores[dealer] == top and scores.count(top) == 1
+        sole_top = dealer < len(scores) and scores[dealer] == top and scores.count(top) == 1
         if sole_top and enough:
             return None
         return "the dealer keeps the seat and is not the sole top player with " + str(
