@@ -36,6 +36,8 @@ def is_tenpai(concealed: Sequence[Tile], melds_tiles: Sequence[Tile] = ()) -> bo
     Tenhou counts a formal (keishiki) tenpai, but not a wait whose four copies the
     player holds themself (rules-matrix §E noten row).
     """
+    if len(concealed) % 3 != 1:
+        return False  # mid-turn (a drawn tile not yet discarded): check_draw says so
     counts = _counts(concealed)
     own = _counts(melds_tiles)
     return any(counts[k] + own[k] < 4 for k in waits(counts))
@@ -75,6 +77,13 @@ def check_draw(
                 expected=0,
                 actual=rec.live_remaining,
             )
+        for s in range(players):
+            if len(rec.concealed[s]) % 3 != 1:
+                bad(
+                    f"exhaustive draw while seat {s} holds {len(rec.concealed[s])} tiles: "
+                    "its turn is not over (a drawn tile not discarded)",
+                    s,
+                )
         tenpai = [
             s
             for s in range(players)
