@@ -214,9 +214,11 @@ def _goes_on(
             )
     else:
         final = east_last + (4 if hint.hanchan else 0)
+        # Private lobbies (a lobby number other than 0) may set their own end rules.
         tenhou = (
             hint.source.startswith("tenhou")
             and not hint.special_lobby
+            and dict(hint.extras).get("lobby", "0") in ("0", "")
             and rules.name in ("tenhou", "tenhou-sanma")
         )
         if not tenhou:
