@@ -294,7 +294,10 @@ def _check_end(
     lobby = dict(hint.extras).get("lobby", "0")
     # Private and special lobbies may set their own uma; where the log does not say
     # which, a difference in the result points is a warning, not a verdict.
-    trusted = not result.assumed or (lobby in ("0", "") and not hint.special_lobby)
+    # A log without its lobby type (lobby-type-missing) leaves the uma unknown too.
+    trusted = hint.assumed_type is None and (
+        not result.assumed or (lobby in ("0", "") and not hint.special_lobby)
+    )
     out: list[Finding] = []
     for d in diffs:
         what = "final score" if d.field == "final" else "result"

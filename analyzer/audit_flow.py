@@ -163,7 +163,7 @@ def check_game_end(
             _game_error(
                 log,
                 last,
-                f"the log ends after {last.label} without the game's result (no {name}): "
+                f"the log stops at {last.label} without the game's result (no {name}): "
                 "the game is cut short",
                 len(log.events) - 1,
             )
