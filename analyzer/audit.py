@@ -203,7 +203,9 @@ def audit_log(
     findings.extend(found)
     checks["game_lengths_checked"] += checked
     if game.end is not None and state is not None:
-        findings.extend(_check_end(game, state, log, links))
+        # Final scores recorded after a hand that does not end the game follow from that.
+        early = found[0] if found else None
+        findings.extend(_check_end(game, state, log, links, early))
         checks["game_ends_checked"] += 1
     findings.sort(key=lambda f: (-f.severity.rank, f.event if f.event is not None else -1))
     return FileAudit(
@@ -257,7 +259,11 @@ def _with_causes(findings: list[Finding], links: list[Link]) -> tuple[Finding, .
 
 
 def _check_end(
-    game: GameReplay, state: ChainState, log: GameLog, links: list[Link]
+    game: GameReplay,
+    state: ChainState,
+    log: GameLog,
+    links: list[Link],
+    early: Finding | None = None,
 ) -> list[Finding]:
     """The final scores and result points against the game-end rules (analyzer.final).
 
@@ -317,8 +323,9 @@ def _check_end(
                 d.expected,
                 d.claimed,
             )
-            if d.field == "final" and state.cause is not None:
-                links.append((found, state.cause))
+            cause = state.cause or early
+            if cause is not None and (d.field == "final" or early is not None):
+                links.append((found, cause))
             out.append(found)
         else:
             out.append(

@@ -148,7 +148,10 @@ def check_game_end(
     East 3 / South 3 with three players) once some player has the return points
     (30000, sanma 40000), else it goes on into the next wind, sudden death, up to its
     fourth hand (West 4 in the corpus: 3 games). A dealer who keeps the seat in the
-    last hand ends the game only as the sole top player (agari-yame, 28 corpus games).
+    last hand may end the game only as the sole top player with the return points
+    (agari-yame or tenpai-yame: 28 corpus games end so; a 2010 game plays on after
+    such a dealer-tenpai draw, which this check, about games that stop too early,
+    allows).
     All 332 Tenhou XML games and every complete game of the other formats end so.
     Where the log does not say the lobby's rules (special lobbies, other sites, mjai),
     only the bound every length shares is held: no game ends before the last hand of
@@ -176,13 +179,14 @@ def check_game_end(
     hint = log.start.rules_hint
     players = rules.players
     cur = last.start.round_index
-    # The scores after the last hand as the chain has them and, where they differ
-    # (a wrong number the other checks report), as the log has them: the game may
-    # end by either reading, so one wrong number is not a second finding here.
+    # The scores after the last hand as the chain has them and, where the last
+    # result has a finding of its own (a wrong payment), as the log's final scores
+    # have them: the game may end by either reading, so one wrong number is not a
+    # second finding here.
     readings = [state.scores[:players]]
     if state.alt is not None:
         readings.append(state.alt[:players])
-    if claims.final_scores is not None:
+    if claims.final_scores is not None and state.cause is not None:
         readings.append(list(claims.final_scores[:players]))
     whys = [_goes_on(hint, state, cur, scores, rules) for scores in readings]
     if None in whys:

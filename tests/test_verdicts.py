@@ -138,6 +138,43 @@ def test_tenhou_xml_with_owari_after_an_early_hand_is_incomplete() -> None:
     assert "game-incomplete" in error_codes(result)
     found = next(f for f in _errors(result) if f.code == "game-incomplete")
     assert "the game goes on: the last hand is S4" in found.message
+    # The final scores of the real end do not fit the early one: that follows from it.
+    index = result.findings.index(found)
+    others = [f for f in _errors(result) if f is not found]
+    assert others and all(f.cause == index for f in others)
+
+
+def _owari_moved_to(name: str, label: str) -> FileAudit:
+    """``name`` with its owari on the result of hand ``label``, and the rest cut."""
+
+    def edit(c: Els) -> None:
+        owari = c[_results(c)[-1]].get("owari", "")
+        for k in _results(c):
+            start = max(i for i in range(k) if c[i].tag == "INIT")
+            seed = _ints(c[start], "seed")
+            if f"{'ESWN'[seed[0] // 4]}{seed[0] % 4 + 1}-{seed[1]}" == label:
+                c[k].set("owari", owari)
+                del c[k + 1 :]
+                return
+        raise AssertionError(f"{name} has no hand {label}")
+
+    return tamper(name, edit)
+
+
+def test_a_game_that_goes_into_west_cut_at_south_4_is_incomplete() -> None:
+    # After S4-0 nobody has 30000 (28600, 25000, 17900, 28500): the game went on to W1.
+    result = _owari_moved_to("2011020416gm-00a9-0000-025480d4.xml", "S4-0")
+    found = [f for f in _errors(result) if f.code == "game-incomplete"]
+    assert len(found) == 1
+    assert "no player has 30000 after S4, so the game goes on into W1" in found[0].message
+
+
+def test_a_dealer_who_keeps_the_seat_behind_cut_in_the_last_hand_is_incomplete() -> None:
+    # After S4-0 the dealer (seat 3, 14200) is last and keeps the seat: S4-1 follows.
+    result = _owari_moved_to("2010122717gm-00a9-0000-8e787e61.xml", "S4-0")
+    found = [f for f in _errors(result) if f.code == "game-incomplete"]
+    assert len(found) == 1
+    assert "the dealer keeps the seat and is not the sole top player" in found[0].message
 
 
 def test_mjai_cut_after_a_hand_is_incomplete() -> None:
