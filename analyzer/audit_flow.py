@@ -1,9 +1,10 @@
 """Checks of the game's course: every hand has a result, riichi declarations come in
 order, and the game goes on until the rules end it.
 
-These read the log's events in order, not the replayed scores: a hand the log left
-without a result, or a game that stops early, is damage to the log that the
-recomputations of each result cannot see.
+A hand the log left without a result, a riichi out of place or a game that stops
+early is damage to the log that the recomputation of each result cannot see: these
+read the log's events in order (and, for the game's end, the score chain's state
+after the last hand).
 """
 
 from __future__ import annotations
@@ -94,8 +95,8 @@ def check_riichi_order(log: GameLog, game: GameReplay) -> tuple[list[Finding], i
                 problem = (
                     i,
                     seat,
-                    f"seat {seat} declares riichi before drawing (the event before is "
-                    f"{_describe(before)})",
+                    f"seat {seat} declares riichi without having just drawn (the event "
+                    f"before is {_describe(before)})",
                 )
             elif not (isinstance(after, Discard) and after.seat == seat):
                 problem = (
@@ -123,12 +124,26 @@ def _neighbour(events: tuple[Event, ...], i: int, step: int, limit: int) -> Even
     return None
 
 
+_EVENT_WORDS = {
+    "RoundStart": "the deal",
+    "DrawTile": "a draw",
+    "Discard": "a discard",
+    "DeclareMeld": "a call",
+    "DoraReveal": "a dora indicator",
+    "RiichiDeclared": "a riichi",
+    "RiichiAccepted": "a riichi accepted",
+    "Win": "a win",
+    "RoundDraw": "the hand's draw",
+}
+
+
 def _describe(ev: Event | None) -> str:
     if ev is None:
         return "none"
     seat = getattr(ev, "seat", None)
     who = f" by seat {seat}" if isinstance(seat, int) else ""
-    return f"a {type(ev).__name__}{who} at {ev.pos.where}"
+    what = _EVENT_WORDS.get(type(ev).__name__, type(ev).__name__)
+    return f"{what}{who} at {ev.pos.where}"
 
 
 def _error(

@@ -293,7 +293,18 @@ def test_a_reach_before_its_draw_is_an_inconsistent_log() -> None:
 
     result = tamper(EXACT_GAME, edit)
     assert error_codes(result) == ["inconsistent-log"]
-    assert "declares riichi before drawing" in _errors(result)[0].message
+    assert "declares riichi without having just drawn" in _errors(result)[0].message
+
+
+def test_a_reach_after_its_discard_is_an_inconsistent_log() -> None:
+    def edit(c: Els) -> None:
+        k = _first_reach(c)
+        reach = c.pop(k)
+        c.insert(k + 1, reach)  # after the declarer's discard
+
+    result = tamper(EXACT_GAME, edit)
+    assert error_codes(result) == ["inconsistent-log"]
+    assert "the event before is a discard by seat" in _errors(result)[0].message
 
 
 def test_a_reach_accepted_without_a_declaration_is_an_inconsistent_log() -> None:
