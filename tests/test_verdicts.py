@@ -248,6 +248,13 @@ def test_a_tenpai_hand_left_out_is_a_tenpai_hand_mismatch() -> None:
     assert "shows the hands of seats" in _errors(result)[0].message
 
 
+def test_a_log_without_go_is_a_warning_too() -> None:
+    result = tamper(EXACT_GAME, lambda c: c.remove(next(e for e in c if e.tag == "GO")))
+    assert error_codes(result) == []
+    (warning,) = [f for f in result.findings if f.code == "lobby-type-missing"]
+    assert warning.message.startswith("the log has no <GO>: GO type 9 assumed")
+
+
 def test_a_go_without_type_is_a_warning_that_names_the_assumption() -> None:
     def edit(c: Els) -> None:
         go = next(e for e in c if e.tag == "GO")
