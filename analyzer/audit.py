@@ -170,7 +170,9 @@ def audit_log(
         checks["wins_scored"] += scored
         checks["deltas_compared"] += compared
         if rnd.draw is not None:
-            found, compared = check_draw(rnd, rnd.draw, rules, log.path, players, settled)
+            found, compared = check_draw(
+                rnd, rnd.draw, rules, log.path, players, settled, log.events
+            )
             findings.extend(found)
             _first_by_event(found, causes)
             links.extend(_payments_follow_tenpai(found))

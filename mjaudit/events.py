@@ -146,6 +146,8 @@ class DrawClaims:
     riichi_sticks: int | None = None
     scores_before: tuple[int, ...] | None = None
     deltas: tuple[int, ...] | None = None
+    # The physical ids of the hands shown, by seat, where the format has them.
+    hand_ids: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

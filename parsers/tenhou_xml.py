@@ -549,17 +549,21 @@ class _Reader:
         if len(ba) != 2:
             raise _Fail("RYUUKYOKU ba must be 'honba,sticks'")
         hands = []
+        shown_ids = []
         for i in range(4):
             if f"hai{i}" in a:
                 ids = _tile_ids(a[f"hai{i}"], f"hai{i}")
                 hands.append((i, self.tiles(ids)))
+                shown_ids.append((i, ids))
         before, deltas, _ = self.score_pairs(a)
         tenpai = (
             tuple(seat for seat, _ in hands)
             if reason in (DrawReason.EXHAUSTIVE, DrawReason.NAGASHI_MANGAN)
             else None
         )
-        claims = DrawClaims(tenpai, tuple(hands), ba[0], ba[1], before, deltas)
+        claims = DrawClaims(
+            tenpai, tuple(hands), ba[0], ba[1], before, deltas, hand_ids=tuple(shown_ids)
+        )
         self.events.append(RoundDraw(self.pos, reason, claims))
         self.end_round(a)
 

@@ -238,6 +238,21 @@ def test_a_changed_tenpai_hand_is_a_tenpai_hand_mismatch() -> None:
     assert _errors(result)[0].seat == seats[0]
 
 
+def test_another_copy_of_a_tile_in_a_tenpai_hand_is_a_tenpai_hand_mismatch() -> None:
+    def edit(c: Els) -> None:
+        k, seat = _first_shown_draw(c)
+        hand = _ints(c[k], f"hai{seat}")
+        first = hand[0]
+        other = first - first % 4 + (first + 1) % 4
+        if other in (16, 52, 88) or first in (16, 52, 88):  # keep the red five out of it
+            other = first - first % 4 + (first + 2) % 4
+        c[k].set(f"hai{seat}", ",".join(map(str, [other, *hand[1:]])))
+
+    result = tamper(EXACT_GAME, edit)
+    assert error_codes(result) == ["tenpai-hand-mismatch"]
+    assert "with tile ids" in _errors(result)[0].message
+
+
 def test_a_tenpai_hand_left_out_is_a_tenpai_hand_mismatch() -> None:
     def edit(c: Els) -> None:
         k, seat = _first_shown_draw(c)
