@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import replace
 
 from analyzer.audit_common import error
+from analyzer.audit_draws import held_ids
 from analyzer.points import base_points, hand_payments, settle_win
 from analyzer.scoring import NotAWin, score
 from analyzer.state import RoundReplay, WinRecord
@@ -171,10 +172,11 @@ def check_win_tiles(
     checked = 0
     for rec in rnd.wins:
         claims = rec.event.claims
+        replay_id = _winning_id(rec, events)
+        out.extend(_hand_ids(rnd, rec, events, replay_id, path))
         if claims.win_tile is None:
             continue
         checked += 1
-        replay_id = _winning_id(rec, events)
         same = claims.win_tile == rec.win_tile and (
             claims.win_tile_id is None or replay_id is None or claims.win_tile_id == replay_id
         )
@@ -197,6 +199,37 @@ def check_win_tiles(
             )
         )
     return out, checked
+
+
+def _hand_ids(
+    rnd: RoundReplay, rec: WinRecord, events: tuple[Event, ...], won_id: int | None, path: str
+) -> list[Finding]:
+    """The physical ids of the winning hand the log shows (Tenhou ``hai``) against the
+    replay's; the tiles themselves the replay has compared already."""
+    shown = rec.event.claims.hand_ids
+    if shown is None:
+        return []
+    held = held_ids(events, rnd, rec.seat, rec.event_index)
+    if held is None or (not rec.tsumo and won_id is None):
+        return []
+    if not rec.tsumo:
+        assert won_id is not None
+        held = sorted([*held, won_id])
+    if sorted(shown) == held:
+        return []
+    return [
+        error(
+            rnd,
+            path,
+            "inconsistent-log",
+            f"the log shows seat {rec.seat}'s winning hand with tile ids {sorted(shown)}, "
+            f"the replay has ids {held}",
+            rec.event_index,
+            rec.seat,
+            held,
+            sorted(shown),
+        )
+    ]
 
 
 def _tile_text(tile: Tile, tile_id: int | None) -> str:

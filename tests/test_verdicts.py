@@ -211,6 +211,24 @@ def test_another_copy_of_the_winning_tile_is_a_win_tile_mismatch() -> None:
     assert "(id " in _errors(result)[0].message
 
 
+def test_another_copy_of_a_tile_in_the_winning_hand_is_an_inconsistent_log() -> None:
+    def edit(c: Els) -> None:
+        agari = c[next(k for k in _results(c) if c[k].tag == "AGARI")]
+        hand = _ints(agari, "hai")
+        machi = int(agari.get("machi", "0"))
+        k = next(i for i, t in enumerate(hand) if t != machi and t not in (16, 52, 88))
+        first = hand[k]
+        other = first - first % 4 + (first + 1) % 4
+        if other in (16, 52, 88):
+            other = first - first % 4 + (first + 2) % 4
+        hand[k] = other
+        agari.set("hai", ",".join(map(str, hand)))
+
+    result = tamper(EXACT_GAME, edit)
+    assert error_codes(result) == ["inconsistent-log"]
+    assert "winning hand with tile ids" in _errors(result)[0].message
+
+
 def _first_shown_draw(c: Els) -> tuple[int, int]:
     k = next(
         k
