@@ -293,6 +293,12 @@ def _check_end(
         )
 
     result, diffs = judge(state.scores, state.riichi_sticks)
+    if state.alt is not None and any(d.field == "final" for d in diffs):
+        # The chain went on from a wrong score the log showed (its own finding): the
+        # final scores may follow the chain's other reading instead.
+        other, other_diffs = judge(state.alt, state.riichi_sticks)
+        if not any(d.field == "final" for d in other_diffs):
+            result, diffs = other, other_diffs
     if any(d.field == "final" for d in diffs) and claims.final_scores is not None:
         _, own = judge(list(claims.final_scores), 0)
         finals = [d for d in diffs if d.field == "final"]

@@ -414,6 +414,28 @@ def test_a_changed_init_score_is_one_chain_finding() -> None:
     assert _errors(result)[0].cause is None
 
 
+@pytest.mark.parametrize(
+    ("tag", "attr", "which", "index"),
+    [
+        pytest.param("INIT", "ten", 4, 2, id="init-ten"),
+        pytest.param("REACH", "ten", 0, 1, id="reach-ten"),
+        pytest.param("AGARI", "sc", 2, 4, id="sc-before-mid-game"),
+        pytest.param("AGARI", "sc", -1, 6, id="sc-before-last-hand"),
+        pytest.param("RYUUKYOKU", "sc", 0, 0, id="draw-sc-before"),
+    ],
+)
+def test_one_changed_score_the_log_shows_is_one_finding(
+    tag: str, attr: str, which: int, index: int
+) -> None:
+    def edit(c: Els) -> None:
+        el = [e for e in c if e.tag == tag and e.get(attr)][which]
+        values = _ints(el, attr)
+        values[index] += 10
+        el.set(attr, ",".join(map(str, values)))
+
+    assert error_codes(tamper(EXACT_GAME, edit)) == ["score-chain-mismatch"]
+
+
 def test_a_converters_wrong_tenpai_set_does_not_blame_the_next_hand() -> None:
     # E1-0 of this game ends in a draw with the dealer alone tenpai (+3000). A converter
     # that credits seat 1 instead writes +3000 to seat 1, and carries its numbers on.
