@@ -146,8 +146,10 @@ class DrawClaims:
     riichi_sticks: int | None = None
     scores_before: tuple[int, ...] | None = None
     deltas: tuple[int, ...] | None = None
-    # The physical ids of the hands shown, by seat, where the format has them.
-    hand_ids: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    # The physical ids of the hands shown, by seat, where the format has them. Left
+    # out of equality: two claims that show the same tiles are the same claim to the
+    # formats without ids (a written and re-read log, the twins of a game).
+    hand_ids: tuple[tuple[int, tuple[int, ...]], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
