@@ -261,17 +261,24 @@ def held_ids(events: Sequence[Event], rnd: RoundReplay, seat: int, until: int) -
         return None
     ids = list(dealt[seat])
     try:
-        for i in range(rnd.first_event + 1, until):
-            ev = events[i]
-            if isinstance(ev, DrawTile) and ev.seat == seat:
+        # Exact types (events are final classes): a hand is a hundred events, and
+        # this runs once for each win and each draw that shows hands.
+        for ev in events[rnd.first_event + 1 : until]:
+            kind = type(ev)
+            if kind is DrawTile or kind is Discard:
+                assert isinstance(ev, DrawTile | Discard)
+                if ev.seat != seat:
+                    continue
                 if ev.tile_id is None:
                     return None
-                ids.append(ev.tile_id)
-            elif isinstance(ev, Discard) and ev.seat == seat:
-                if ev.tile_id is None:
-                    return None
-                ids.remove(ev.tile_id)
-            elif isinstance(ev, DeclareMeld) and ev.seat == seat:
+                if kind is DrawTile:
+                    ids.append(ev.tile_id)
+                else:
+                    ids.remove(ev.tile_id)
+            elif kind is DeclareMeld:
+                assert isinstance(ev, DeclareMeld)
+                if ev.seat != seat:
+                    continue
                 meld = ev.meld
                 if meld.tile_ids is None:
                     return None
