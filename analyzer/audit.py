@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from analyzer.audit_draws import check_draw
-from analyzer.audit_scores import check_chain
+from analyzer.audit_draws import check_draw, shown_hands_checked
+from analyzer.audit_flow import check_game_end, check_results, check_riichi_order
+from analyzer.audit_scores import ChainState, Link, check_chain
 from analyzer.audit_wall import check_wall
-from analyzer.audit_wins import check_wins
-from analyzer.final import check_final
+from analyzer.audit_wins import check_win_tiles, check_wins
+from analyzer.final import FinalDiff, FinalResult, check_final
 from analyzer.furiten import FuritenTracker
 from analyzer.replay import replay
 from analyzer.state import GameReplay
@@ -142,23 +143,41 @@ def audit_log(
         findings.append(
             Finding("rules-assumed", Severity.WARNING, note, log.path, None, None, None)
         )
+    assumed_type = log.start.rules_hint.assumed_type
+    if assumed_type is not None:
+        findings.append(
+            Finding("lobby-type-missing", Severity.WARNING, assumed_type, log.path, None, 0, None)
+        )
     wins, draws = count_results(log)
     players = rules.players
     settled: dict[int, tuple[int, ...]] = {}
+    # The first finding about each result (by event index), and which findings
+    # follow from an earlier one: turned into ``cause`` indexes once sorted.
+    causes: dict[int, Finding] = {}
+    links: list[Link] = []
     for rnd in game.rounds:
         findings.extend(rnd.findings)
         if not rnd.complete:
             continue
+        found, checked = check_win_tiles(rnd, log.events, log.path)
+        findings.extend(found)
+        checks["win_tiles_checked"] += checked
         found, scored, compared = check_wins(
             rnd, rules, log.path, players, settled, ura_recorded=log.format != "mjai"
         )
         findings.extend(found)
+        _first_by_event(found, causes)
         checks["wins_scored"] += scored
         checks["deltas_compared"] += compared
         if rnd.draw is not None:
-            found, compared = check_draw(rnd, rnd.draw, rules, log.path, players, settled)
+            found, compared = check_draw(
+                rnd, rnd.draw, rules, log.path, players, settled, log.events
+            )
             findings.extend(found)
+            _first_by_event(found, causes)
+            links.extend(_payments_follow_tenpai(found))
             checks["draws_checked"] += 1
+            checks["tenpai_hands_checked"] += shown_hands_checked(rnd.draw)
             checks["deltas_compared"] += compared
         if rnd.complete:
             checks["rounds_replayed"] += 1
@@ -173,11 +192,22 @@ def audit_log(
     walls, walled = check_wall(log, game)
     findings.extend(walls)
     checks["wall_checked_rounds"] += walled
-    chain, state, compared = check_chain(game, log.path, settled)
+    found, checked = check_results(log, game)
+    findings.extend(found)
+    checks["results_checked"] += checked
+    found, checked = check_riichi_order(log, game)
+    findings.extend(found)
+    checks["riichi_order_checked"] += checked
+    chain, state, compared = check_chain(game, log.path, settled, causes, links)
     findings.extend(chain)
     checks["chain_values_compared"] += compared
+    found, checked = check_game_end(log, game, state, rules)
+    findings.extend(found)
+    checks["game_lengths_checked"] += checked
     if game.end is not None and state is not None:
-        findings.extend(_check_end(game, state.scores, state.riichi_sticks, log))
+        # Final scores recorded after a hand that does not end the game follow from that.
+        early = found[0] if found else None
+        findings.extend(_check_end(game, state, log, links, early))
         checks["game_ends_checked"] += 1
     findings.sort(key=lambda f: (-f.severity.rank, f.event if f.event is not None else -1))
     return FileAudit(
@@ -188,32 +218,100 @@ def audit_log(
         rounds=len(game.rounds),
         wins=wins,
         draws=draws,
-        findings=tuple(findings),
+        findings=_with_causes(findings, links),
         checks=tuple(sorted(checks.items())),
         replay=game if keep_replay else None,
         furiten=tracker if keep_replay else None,
     )
 
 
-def _check_end(game: GameReplay, scores: list[int], sticks: int, log: GameLog) -> list[Finding]:
-    """The final scores and result points against the game-end rules (analyzer.final)."""
+def _first_by_event(found: list[Finding], causes: dict[int, Finding]) -> None:
+    """Keep the first error finding about each result event as that result's cause."""
+    for f in found:
+        if f.event is not None and f.severity is Severity.ERROR:
+            causes.setdefault(f.event, f)
+
+
+def _payments_follow_tenpai(found: list[Finding]) -> list[Link]:
+    """At a draw whose tenpai set is wrong, the payments that follow from that set."""
+    tenpai = next(
+        (
+            f
+            for f in found
+            if f.seat is None and f.code in ("draw-mismatch", "tenpai-hand-mismatch")
+        ),
+        None,
+    )
+    if tenpai is None:
+        return []
+    return [(f, tenpai) for f in found if f.code == "payment-mismatch"]
+
+
+def _with_causes(findings: list[Finding], links: list[Link]) -> tuple[Finding, ...]:
+    """The sorted findings, each that follows from another naming it by its index."""
+    if not links:
+        return tuple(findings)
+    where = {id(f): k for k, f in enumerate(findings)}
+    out = list(findings)
+    for follower, cause in links:
+        k, c = where.get(id(follower)), where.get(id(cause))
+        if k is not None and c is not None and k != c:
+            out[k] = replace(out[k], cause=c)
+    return tuple(out)
+
+
+def _check_end(
+    game: GameReplay,
+    state: ChainState,
+    log: GameLog,
+    links: list[Link],
+    early: Finding | None = None,
+) -> list[Finding]:
+    """The final scores and result points against the game-end rules (analyzer.final).
+
+    The final scores are compared with the chain after the last hand; where they
+    differ because the last hand's result had a finding, that finding is named as
+    the cause. The result points are then judged against whichever final scores
+    explain them (the chain's, or the log's own), so one wrong number in the last
+    hand does not make every seat's result wrong as well.
+    """
     assert game.end is not None
     start = log.start
     hint = start.rules_hint
-    result, diffs = check_final(
-        game.end.claims,
-        scores,
-        sticks,
-        start.first_dealer,
-        game.players,
-        game.rules,
-        hint,
-        start.game_id,
-    )
+    claims = game.end.claims
+
+    def judge(scores: list[int], sticks: int) -> tuple[FinalResult, tuple[FinalDiff, ...]]:
+        return check_final(
+            claims,
+            scores,
+            sticks,
+            start.first_dealer,
+            game.players,
+            game.rules,
+            hint,
+            start.game_id,
+        )
+
+    result, diffs = judge(state.scores, state.riichi_sticks)
+    if state.alt is not None and any(d.field == "final" for d in diffs):
+        # The chain went on from a wrong score the log showed (its own finding): the
+        # final scores may follow the chain's other reading instead.
+        other, other_diffs = judge(state.alt, state.riichi_sticks)
+        if not any(d.field == "final" for d in other_diffs):
+            result, diffs = other, other_diffs
+    if any(d.field == "final" for d in diffs) and claims.final_scores is not None:
+        _, own = judge(list(claims.final_scores), 0)
+        finals = [d for d in diffs if d.field == "final"]
+        results = [d for d in own if d.field == "result"]
+        if len(results) < len(diffs) - len(finals):
+            diffs = (*finals, *results)
     lobby = dict(hint.extras).get("lobby", "0")
     # Private and special lobbies may set their own uma; where the log does not say
     # which, a difference in the result points is a warning, not a verdict.
-    trusted = not result.assumed or (lobby in ("0", "") and not hint.special_lobby)
+    # A log without its lobby type (lobby-type-missing) leaves the uma unknown too.
+    trusted = hint.assumed_type is None and (
+        not result.assumed or (lobby in ("0", "") and not hint.special_lobby)
+    )
     out: list[Finding] = []
     for d in diffs:
         what = "final score" if d.field == "final" else "result"
@@ -222,19 +320,21 @@ def _check_end(game: GameReplay, scores: list[int], sticks: int, log: GameLog) -
             f"recomputed {d.expected} ({result.rule})"
         )
         if d.field == "final" or trusted:
-            out.append(
-                Finding(
-                    "final-score-mismatch",
-                    Severity.ERROR,
-                    message,
-                    log.path,
-                    None,
-                    game.end_index,
-                    d.seat,
-                    d.expected,
-                    d.claimed,
-                )
+            found = Finding(
+                "final-score-mismatch",
+                Severity.ERROR,
+                message,
+                log.path,
+                None,
+                game.end_index,
+                d.seat,
+                d.expected,
+                d.claimed,
             )
+            cause = state.cause or early
+            if cause is not None and (d.field == "final" or early is not None):
+                links.append((found, cause))
+            out.append(found)
         else:
             out.append(
                 Finding(
@@ -254,7 +354,8 @@ def _check_end(game: GameReplay, scores: list[int], sticks: int, log: GameLog) -
 
 
 def _unfinished(log: GameLog, game: GameReplay) -> list[Finding]:
-    """A game the log stops before its result: an error if the log says it broke."""
+    """The faults the log itself reports (an mjai server's error line that stopped the
+    game); a log that simply stops is analyzer.audit_flow.check_game_end's."""
     out: list[Finding] = []
     last = game.rounds[-1] if game.rounds else None
     for pos, message in log.errors:
@@ -263,18 +364,6 @@ def _unfinished(log: GameLog, game: GameReplay) -> list[Finding]:
                 "game-incomplete",
                 Severity.ERROR,
                 f"{pos.where}: {message}",
-                log.path,
-                last.label if last else None,
-                None,
-                None,
-            )
-        )
-    if game.end is None and not log.errors:
-        out.append(
-            Finding(
-                "unchecked",
-                Severity.WARNING,
-                "the log ends before the game's result; the game end is not checked",
                 log.path,
                 last.label if last else None,
                 None,

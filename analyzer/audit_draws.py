@@ -15,12 +15,13 @@ from analyzer.audit_common import error
 from analyzer.hand import is_complete, waits
 from analyzer.points import nagashi_payments, noten_payments
 from analyzer.state import DrawRecord, RoundReplay
-from mjaudit.events import DrawReason
+from mjaudit.events import DeclareMeld, Discard, DrawReason, DrawTile, Event
 from mjaudit.findings import Finding, JsonValue
+from mjaudit.melds import MeldKind
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile, to_mpsz
 
-__all__ = ["check_draw", "is_tenpai"]
+__all__ = ["check_draw", "held_ids", "is_tenpai", "shown_hands_checked"]
 
 
 def _counts(hand: Sequence[Tile]) -> list[int]:
@@ -36,6 +37,8 @@ def is_tenpai(concealed: Sequence[Tile], melds_tiles: Sequence[Tile] = ()) -> bo
     Tenhou counts a formal (keishiki) tenpai, but not a wait whose four copies the
     player holds themself (rules-matrix §E noten row).
     """
+    if len(concealed) % 3 != 1:
+        return False  # mid-turn (a drawn tile not yet discarded): check_draw says so
     counts = _counts(concealed)
     own = _counts(melds_tiles)
     return any(counts[k] + own[k] < 4 for k in waits(counts))
@@ -52,8 +55,11 @@ def check_draw(
     path: str,
     players: int,
     settled: dict[int, tuple[int, ...]] | None = None,
+    events: Sequence[Event] = (),
 ) -> tuple[list[Finding], int]:
-    """Findings for one drawn hand, and the number of seat deltas compared."""
+    """Findings for one drawn hand, and the number of seat deltas compared.
+
+    ``events`` are the log's events, for the physical ids of the hands it shows."""
     out: list[Finding] = []
     ev = rec.event
     claims = ev.claims
@@ -75,17 +81,42 @@ def check_draw(
                 expected=0,
                 actual=rec.live_remaining,
             )
+        for s in range(players):
+            if len(rec.concealed[s]) % 3 != 1:
+                bad(
+                    f"exhaustive draw while seat {s} holds {len(rec.concealed[s])} tiles: "
+                    "its turn is not over (a drawn tile not discarded)",
+                    s,
+                )
         tenpai = [
             s
             for s in range(players)
             if is_tenpai(rec.concealed[s], [t for m in rec.melds[s] for t in m.tiles])
         ]
+        seats_shown = [s for s, _ in claims.hands]
+        shown_ids = dict(claims.hand_ids)
+        for s, hand in claims.hands:
+            out.extend(_shown_hand(rnd, rec, s, hand, path, shown_ids.get(s), events))
         if claims.tenpai is not None and sorted(claims.tenpai) != tenpai:
-            bad(
-                f"the log shows seats {sorted(claims.tenpai)} tenpai, the hands make "
-                f"seats {tenpai} tenpai",
-                expected=tenpai,
-                actual=sorted(claims.tenpai),
+            # Tenhou XML says who is tenpai by showing their hands and nothing else
+            # (each of the corpus's 465 exhaustive draws, nagashi mangan included,
+            # shows exactly the tenpai seats' hands): a wrong set is a wrong set of
+            # hands shown.
+            by_hands = sorted(seats_shown) == sorted(claims.tenpai)
+            code = "tenpai-hand-mismatch" if by_hands else "draw-mismatch"
+            what = "shows the hands of" if by_hands else "shows"
+            out.append(
+                error(
+                    rnd,
+                    path,
+                    code,
+                    f"the log {what} seats {sorted(claims.tenpai)} tenpai, the hands make "
+                    f"seats {tenpai} tenpai",
+                    idx,
+                    None,
+                    tenpai,
+                    sorted(claims.tenpai),
+                )
             )
         for s in range(players):
             if rec.riichi[s] and s not in tenpai:
@@ -182,6 +213,96 @@ def check_draw(
                     )
                 )
     return out, compared
+
+
+def _shown_hand(
+    rnd: RoundReplay,
+    rec: DrawRecord,
+    seat: int,
+    hand: Sequence[Tile],
+    path: str,
+    shown_ids: Sequence[int] | None = None,
+    events: Sequence[Event] = (),
+) -> list[Finding]:
+    """A hand the log shows at an exhaustive draw against the replayed concealed hand:
+    the tiles, and the physical ids where the log has them all (another copy of the
+    same tile is a different tile)."""
+    if seat >= len(rec.concealed):
+        return []
+    replayed = rec.concealed[seat]
+    if sorted(map(hash, hand)) != sorted(map(hash, replayed)):
+        message = (
+            f"the log shows seat {seat}'s tenpai hand as {to_mpsz(hand)}, the replay has "
+            f"{to_mpsz(replayed)}"
+        )
+        expected: JsonValue = to_mpsz(replayed)
+        actual: JsonValue = to_mpsz(hand)
+    else:
+        held = held_ids(events, rnd, seat, rec.event_index) if shown_ids is not None else None
+        if held is None or shown_ids is None or sorted(shown_ids) == held:
+            return []
+        message = (
+            f"the log shows seat {seat}'s tenpai hand {to_mpsz(hand)} with tile ids "
+            f"{sorted(shown_ids)}, the replay has ids {held}"
+        )
+        expected, actual = held, sorted(shown_ids)
+    return [
+        error(
+            rnd, path, "tenpai-hand-mismatch", message, rec.event_index, seat, expected, actual
+        )
+    ]
+
+
+def held_ids(events: Sequence[Event], rnd: RoundReplay, seat: int, until: int) -> list[int] | None:
+    """The physical ids of seat ``seat``'s concealed tiles before event ``until``, sorted;
+    None where the log stops giving ids (or takes away a tile the seat does not hold)."""
+    dealt = rnd.start.hand_ids
+    if dealt is None:
+        return None
+    ids = list(dealt[seat])
+    try:
+        # Exact types (events are final classes): a hand is a hundred events, and
+        # this runs once for each win and each draw that shows hands.
+        for ev in events[rnd.first_event + 1 : until]:
+            kind = type(ev)
+            if kind is DrawTile or kind is Discard:
+                assert isinstance(ev, DrawTile | Discard)
+                if ev.seat != seat:
+                    continue
+                if ev.tile_id is None:
+                    return None
+                if kind is DrawTile:
+                    ids.append(ev.tile_id)
+                else:
+                    ids.remove(ev.tile_id)
+            elif kind is DeclareMeld:
+                assert isinstance(ev, DeclareMeld)
+                if ev.seat != seat:
+                    continue
+                meld = ev.meld
+                if meld.tile_ids is None:
+                    return None
+                if meld.kind is MeldKind.KAKAN:
+                    used = [meld.added_id]
+                elif meld.kind in (MeldKind.ANKAN, MeldKind.KITA):
+                    used = list(meld.tile_ids)
+                else:  # chi, pon, open kan: all but the called tile
+                    used = list(meld.tile_ids)
+                    used.remove(meld.called_id)
+                for tile_id in used:
+                    if tile_id is None:
+                        return None
+                    ids.remove(tile_id)
+    except ValueError:
+        return None
+    return sorted(ids)
+
+
+def shown_hands_checked(rec: DrawRecord) -> int:
+    """How many hands :func:`check_draw` compared with the replay at this draw."""
+    if rec.event.reason not in (DrawReason.EXHAUSTIVE, DrawReason.NAGASHI_MANGAN):
+        return 0
+    return len(rec.event.claims.hands)
 
 
 def _draw_name(reason: DrawReason) -> str:

@@ -5,54 +5,118 @@ so one wrong number gives one finding where it is wrong, not a cascade: a
 tampered delta is a ``payment-mismatch`` of its hand (see the win and draw
 checks), while a hand whose starting scores do not follow from the hand before is
 a ``score-chain-mismatch`` here.
+
+After a break the chain resynchronises with the log: it goes on from the scores
+the log shows, and keeps the scores it had computed as a second track. A later
+value of the log that matches that second track (the break was one wrong number
+in the log, such as a tampered INIT) switches back without a new finding, so one
+wrong number is one chain finding at most. A break right after a hand whose result
+already had a finding (a wrong payment, a wrong tenpai set) names that finding as
+its cause.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from analyzer.audit_common import error
 from analyzer.audit_draws import is_tenpai
-from analyzer.state import GameReplay
+from analyzer.state import GameReplay, RoundReplay
 from mjaudit.events import RoundDraw, Win
 from mjaudit.findings import Finding, JsonValue
 
 __all__ = ["ChainState", "check_chain"]
 
+Link = tuple[Finding, Finding]  # (a finding, the earlier finding it follows from)
+
 
 @dataclass(slots=True)
 class ChainState:
-    """Where the chain stands after the last hand checked."""
+    """Where the chain stands after the last hand checked.
+
+    ``alt`` is the chain's own scores where the log broke it and the chain went on
+    from the log's; ``cause`` the finding of the last hand's result, if it had one;
+    ``labels`` every (round, honba, sticks) the next hand may start with (two where
+    the log's tenpai claim and the replayed hands disagree on the dealer).
+    """
 
     scores: list[int]
     riichi_sticks: int
     honba: int
     round_index: int
     dealer: int
+    alt: list[int] | None = None
+    cause: Finding | None = None
+    labels: tuple[tuple[int, int, int], ...] = field(default=())
 
 
 def _points(scores: list[int], players: int) -> JsonValue:
     return list(scores[:players])
 
 
+class _Tracks:
+    """The chain's scores and, after a break, the other reading of them."""
+
+    def __init__(self, basis: list[int], alt: list[int] | None, players: int) -> None:
+        self.basis = basis
+        self.alt = alt
+        self.players = players
+
+    def agrees(self, shown: list[int]) -> bool:
+        """Whether the log's ``shown`` scores fit; a fit with the other track switches."""
+        n = self.players
+        if shown[:n] == self.basis[:n]:
+            return True
+        if self.alt is not None and shown[:n] == self.alt[:n]:
+            self.basis, self.alt = self.alt, self.basis
+            return True
+        return False
+
+    def resync(self, shown: list[int]) -> None:
+        """Go on from the log's scores, keeping the chain's own as the other track."""
+        self.alt = self.basis
+        self.basis = list(shown)
+
+    def add(self, seat: int, points: int) -> None:
+        self.basis[seat] += points
+        if self.alt is not None:
+            self.alt[seat] += points
+
+
 def check_chain(
-    game: GameReplay, path: str, settled: dict[int, tuple[int, ...]] | None = None
+    game: GameReplay,
+    path: str,
+    settled: dict[int, tuple[int, ...]] | None = None,
+    causes: Mapping[int, Finding] | None = None,
+    links: list[Link] | None = None,
 ) -> tuple[list[Finding], ChainState | None, int]:
-    """Findings of the chain, the state after the last hand, and the values compared."""
+    """Findings of the chain, the state after the last hand, and the values compared.
+
+    ``causes`` maps a result's event index to the first finding made about that
+    result; a chain finding that follows from it is added to ``links``.
+    """
     out: list[Finding] = []
     players = game.players
     state: ChainState | None = None
     compared = 0
+    causes = causes or {}
+
+    def follows(found: Finding, cause: Finding | None) -> None:
+        out.append(found)
+        if cause is not None and links is not None:
+            links.append((found, cause))
+
     for rnd in game.rounds:
         start = rnd.start
         idx = rnd.first_event
-        basis = list(start.scores)
+        tracks = _Tracks(list(start.scores), None, players)
         if state is not None:
-            want = (state.round_index, state.honba, state.riichi_sticks)
             have = (start.round_index, start.honba, start.riichi_sticks)
             compared += 1
-            if have != want:
-                out.append(
+            if have not in state.labels:
+                want = state.labels[0]
+                follows(
                     error(
                         rnd,
                         path,
@@ -63,44 +127,51 @@ def check_chain(
                         None,
                         [want[0], want[1], want[2]],
                         [have[0], have[1], have[2]],
-                    )
+                    ),
+                    state.cause,
                 )
             compared += players
-            if basis[:players] != state.scores[:players]:
-                out.append(
+            chain = _Tracks(list(state.scores), state.alt, players)
+            if chain.agrees(list(start.scores)):
+                tracks = _Tracks(chain.basis, None, players)
+            else:
+                follows(
                     error(
                         rnd,
                         path,
                         "score-chain-mismatch",
-                        f"the hand starts with scores {basis[:players]}, but the last hand "
-                        f"ended with {state.scores[:players]}",
+                        f"the hand starts with scores {list(start.scores[:players])}, but the "
+                        f"last hand ended with {chain.basis[:players]}",
                         idx,
                         None,
-                        _points(state.scores, players),
-                        _points(basis, players),
-                    )
+                        _points(chain.basis, players),
+                        _points(list(start.scores), players),
+                    ),
+                    state.cause,
                 )
-                basis = list(state.scores)  # follow the log's own results
+                tracks = _Tracks(list(start.scores), chain.basis, players)
         sticks = start.riichi_sticks
         for i, seat, claimed in rnd.riichi_claims:
-            basis[seat] -= 1000
+            tracks.add(seat, -1000)
             sticks += 1
             if claimed is not None:
                 compared += players
-                if list(claimed[:players]) != basis[:players]:
+                if not tracks.agrees(list(claimed)):
                     out.append(
                         error(
                             rnd,
                             path,
                             "score-chain-mismatch",
                             f"after seat {seat}'s riichi stick the log shows scores "
-                            f"{list(claimed[:players])}, the chain gives {basis[:players]}",
+                            f"{list(claimed[:players])}, the chain gives "
+                            f"{tracks.basis[:players]}",
                             i,
                             seat,
-                            _points(basis, players),
+                            _points(tracks.basis, players),
                             list(claimed[:players]),
                         )
                     )
+                    tracks.resync(list(claimed))
         results: list[tuple[int, Win | RoundDraw]] = [(w.event_index, w.event) for w in rnd.wins]
         if rnd.draw is not None:
             results.append((rnd.draw.event_index, rnd.draw.event))
@@ -108,25 +179,31 @@ def check_chain(
             state = None  # the hand broke off; the next hand starts a new chain
             continue
         won = False
+        cause: Finding | None = None
         for i, ev in results:
             claims = ev.claims
             if claims.scores_before is not None:
                 compared += players
-                if list(claims.scores_before[:players]) != basis[:players]:
-                    out.append(
+                before = list(claims.scores_before)
+                if not tracks.agrees(before):
+                    # A double ron's second result starts where the first left off:
+                    # a wrong first payment is the cause of a break here.
+                    follows(
                         error(
                             rnd,
                             path,
                             "score-chain-mismatch",
                             f"the result shows scores before settlement "
-                            f"{list(claims.scores_before[:players])}, the chain gives "
-                            f"{basis[:players]}",
+                            f"{before[:players]}, the chain gives {tracks.basis[:players]}",
                             i,
                             None,
-                            _points(basis, players),
-                            list(claims.scores_before[:players]),
-                        )
+                            _points(tracks.basis, players),
+                            before[:players],
+                        ),
+                        cause,
                     )
+                    tracks.resync(before)
+            cause = cause or causes.get(i)
             if claims.honba is not None and (claims.honba, claims.riichi_sticks) != (
                 start.honba,
                 sticks,
@@ -151,7 +228,7 @@ def check_chain(
                 deltas = settled.get(i)
             if deltas is not None:
                 for s in range(4):
-                    basis[s] += deltas[s]
+                    tracks.add(s, deltas[s])
             if isinstance(ev, Win):
                 won = True
                 # Tenhou: the winner nearest the discarder takes all the sticks, so
@@ -161,29 +238,44 @@ def check_chain(
         if won:
             sticks = 0
             dealer_won = any(w.seat == dealer for w in rnd.wins)
-            renchan = dealer_won
             honba = start.honba + 1 if dealer_won else 0
+            stays: tuple[bool, ...] = (dealer_won,)
         else:
             assert rnd.draw is not None
-            draw = rnd.draw.event
             honba = start.honba + 1
-            if draw.reason.abortive:
-                renchan = True
-            else:
-                # Tenhou: the dealer keeps the seat after a draw only when tenpai.
-                tenpai = draw.claims.tenpai
-                if tenpai is None:  # the format does not say (Tenhou JSON nagashi)
-                    rec = rnd.draw
-                    tenpai = tuple(
-                        s
-                        for s in range(players)
-                        if is_tenpai(rec.concealed[s], [t for m in rec.melds[s] for t in m.tiles])
-                    )
-                renchan = dealer in tenpai
-        next_index = start.round_index if renchan else _next_round(start.round_index, players)
+            stays = _dealer_stays(rnd, players)
+        index = start.round_index
+        labels = tuple(
+            (index if renchan else _next_round(index, players), honba, sticks) for renchan in stays
+        )
+        renchan = stays[0]
         next_dealer = dealer if renchan else (dealer + 1) % players
-        state = ChainState(basis, sticks, honba, next_index, next_dealer)
+        state = ChainState(
+            tracks.basis, sticks, honba, labels[0][0], next_dealer, tracks.alt, cause, labels
+        )
     return out, state, compared
+
+
+def _dealer_stays(rnd: RoundReplay, players: int) -> tuple[bool, ...]:
+    """Whether the dealer keeps the seat after the hand's draw: the replay's answer
+    first, and the log's own where its tenpai claim says otherwise.
+
+    Tenhou: the dealer keeps the seat after an abortive draw, and after an exhaustive
+    draw only when tenpai. A log whose tenpai claim disagrees with the replayed hands
+    (a converter's wrong tenpai set) has its own finding at the draw; the next hand
+    may follow either reading without a second one.
+    """
+    assert rnd.draw is not None
+    rec = rnd.draw
+    draw = rec.event
+    if draw.reason.abortive:
+        return (True,)
+    dealer = rnd.start.dealer
+    replayed = is_tenpai(rec.concealed[dealer], [t for m in rec.melds[dealer] for t in m.tiles])
+    claimed = draw.claims.tenpai
+    if claimed is None or (dealer in claimed) == replayed:
+        return (replayed,)
+    return (replayed, dealer in claimed)
 
 
 def _next_round(round_index: int, players: int) -> int:

@@ -11,17 +11,19 @@ from collections import Counter
 from dataclasses import replace
 
 from analyzer.audit_common import error
+from analyzer.audit_draws import held_ids
 from analyzer.points import base_points, hand_payments, settle_win
 from analyzer.scoring import NotAWin, score
 from analyzer.state import RoundReplay, WinRecord
-from mjaudit.events import Limit
+from mjaudit.events import DeclareMeld, Discard, DrawTile, Event, Limit, Win
 from mjaudit.findings import Finding, JsonValue
 from mjaudit.hands import HandResult
 from mjaudit.melds import MeldKind
 from mjaudit.rules import Ruleset
+from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
 
-__all__ = ["check_wins", "expected_pao", "tenhou_yaku"]
+__all__ = ["check_win_tiles", "check_wins", "expected_pao", "tenhou_yaku"]
 
 _DRAGONS = (31, 32, 33)
 _WINDS = (27, 28, 29, 30)
@@ -158,6 +160,97 @@ def check_wins(
                         )
                     )
     return out, scored, compared
+
+
+def check_win_tiles(
+    rnd: RoundReplay, events: tuple[Event, ...], path: str
+) -> tuple[list[Finding], int]:
+    """The winning tile each win claims (Tenhou ``machi``, mjai ``pai``) against the tile
+    the replay shows winning: the drawn tile of a tsumo, the discard (or the tile added
+    to a robbed kan) of a ron. Physical ids are compared where both sides have them."""
+    out: list[Finding] = []
+    checked = 0
+    for rec in rnd.wins:
+        claims = rec.event.claims
+        replay_id = _winning_id(rec, events)
+        out.extend(_hand_ids(rnd, rec, events, replay_id, path))
+        if claims.win_tile is None:
+            continue
+        checked += 1
+        same = claims.win_tile == rec.win_tile and (
+            claims.win_tile_id is None or replay_id is None or claims.win_tile_id == replay_id
+        )
+        if same:
+            continue
+        shown = _tile_text(claims.win_tile, claims.win_tile_id)
+        want = _tile_text(rec.win_tile, replay_id)
+        how = "draws" if rec.tsumo else "takes"
+        out.append(
+            error(
+                rnd,
+                path,
+                "win-tile-mismatch",
+                f"the log names {shown} as seat {rec.seat}'s winning tile, but the seat "
+                f"{how} {want} to win",
+                rec.event_index,
+                rec.seat,
+                want,
+                shown,
+            )
+        )
+    return out, checked
+
+
+def _hand_ids(
+    rnd: RoundReplay, rec: WinRecord, events: tuple[Event, ...], won_id: int | None, path: str
+) -> list[Finding]:
+    """The physical ids of the winning hand the log shows (Tenhou ``hai``) against the
+    replay's; the tiles themselves the replay has compared already."""
+    shown = rec.event.claims.hand_ids
+    if shown is None:
+        return []
+    held = held_ids(events, rnd, rec.seat, rec.event_index)
+    if held is None or (not rec.tsumo and won_id is None):
+        return []
+    if not rec.tsumo:
+        assert won_id is not None
+        held = sorted([*held, won_id])
+    if sorted(shown) == held:
+        return []
+    return [
+        error(
+            rnd,
+            path,
+            "inconsistent-log",
+            f"the log shows seat {rec.seat}'s winning hand with tile ids {sorted(shown)}, "
+            f"the replay has ids {held}",
+            rec.event_index,
+            rec.seat,
+            held,
+            sorted(shown),
+        )
+    ]
+
+
+def _tile_text(tile: Tile, tile_id: int | None) -> str:
+    return f"{tile} (id {tile_id})" if tile_id is not None else str(tile)
+
+
+def _winning_id(rec: WinRecord, events: tuple[Event, ...]) -> int | None:
+    """The physical id of the winning tile, from the last draw, discard or added kan
+    tile before the win (a double ron's first win in between is skipped)."""
+    for k in range(rec.event_index - 1, -1, -1):
+        ev = events[k]
+        if isinstance(ev, Win):
+            continue
+        if isinstance(ev, DrawTile):
+            return ev.tile_id if rec.tsumo and ev.seat == rec.seat else None
+        if isinstance(ev, Discard):
+            return ev.tile_id if not rec.tsumo and ev.seat == rec.from_seat else None
+        if isinstance(ev, DeclareMeld):
+            return ev.meld.added_id if not rec.tsumo else None
+        return None
+    return None
 
 
 def _with_ura(result: HandResult, ura: int, rec: WinRecord, rules: Ruleset) -> HandResult:

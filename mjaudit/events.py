@@ -103,6 +103,9 @@ class RulesHint:
     special_lobby: bool = False
     description: str = ""
     extras: tuple[tuple[str, str], ...] = ()
+    # The log states no lobby type (Tenhou's <GO> without ``type``): what the parser
+    # assumed instead, in words. None: the log states it (or the format has none).
+    assumed_type: str | None = None
 
 
 @quick_init
@@ -143,6 +146,10 @@ class DrawClaims:
     riichi_sticks: int | None = None
     scores_before: tuple[int, ...] | None = None
     deltas: tuple[int, ...] | None = None
+    # The physical ids of the hands shown, by seat, where the format has them. Left
+    # out of equality: two claims that show the same tiles are the same claim to the
+    # formats without ids (a written and re-read log, the twins of a game).
+    hand_ids: tuple[tuple[int, tuple[int, ...]], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,9 +47,12 @@ ERROR_CODES = frozenset(
         "illegal-riichi",
         "inconsistent-log",
         "game-incomplete",
+        "round-without-result",
+        "win-tile-mismatch",
+        "tenpai-hand-mismatch",
     }
 )
-WARNING_CODES = frozenset({"rules-assumed", "unchecked"})
+WARNING_CODES = frozenset({"rules-assumed", "unchecked", "lobby-type-missing"})
 INFO_CODES = frozenset(
     {"missed-ron", "missed-tsumo", "riichi-while-furiten", "discard-into-furiten"}
 )
@@ -60,7 +63,12 @@ JsonValue = str | int | float | bool | None | Sequence["JsonValue"] | Mapping[st
 @quick_init
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One problem found in a log: a stable code, where it is, expected against actual."""
+    """One problem found in a log: a stable code, where it is, expected against actual.
+
+    ``cause`` is set on a finding that follows from an earlier one (a chain break
+    that a wrong payment explains): the index, in the same file's findings, of the
+    finding that explains it. ``None``: the finding stands on its own.
+    """
 
     code: str
     severity: Severity
@@ -71,9 +79,10 @@ class Finding:
     seat: int | None = None
     expected: JsonValue = None
     actual: JsonValue = None
+    cause: int | None = None
 
     def to_json(self) -> dict[str, JsonValue]:
-        return {
+        out: dict[str, JsonValue] = {
             "code": self.code,
             "severity": self.severity.value,
             "path": self.path,
@@ -84,3 +93,6 @@ class Finding:
             "expected": self.expected,
             "actual": self.actual,
         }
+        if self.cause is not None:
+            out["cause"] = self.cause
+        return out

@@ -189,6 +189,15 @@ def _player_infos(obj: dict[str, Any], players: int) -> tuple[PlayerInfo, ...]:
     return tuple(infos)
 
 
+def _whole_game(obj: dict[str, Any]) -> bool:
+    """A document in the server converter's shape, which always ends with ``sc``.
+
+    Its ``ratingc`` and ``lobby`` keys tell it from the log viewer's export (``title``,
+    one or a few kyoku of a game, never an ``sc``), which is an excerpt.
+    """
+    return "ratingc" in obj or "lobby" in obj
+
+
 class _Game:
     def __init__(self, path: str, docs: list[_Doc]) -> None:
         self.path = path
@@ -242,12 +251,18 @@ class _Game:
                     events.insert(at, Presence(events[at - 1].pos, seat, connected))
                 self.events.extend(events)
         last = self.docs[-1]
-        self.events.append(
-            GameEnd(
-                SourcePos(self.path, last.line or number, "{sc}", "line" if last.line else "round"),
-                self._end(last.obj),
+        claims = self._end(last.obj)
+        if claims.final_scores is not None or not _whole_game(last.obj):
+            self.events.append(
+                GameEnd(
+                    SourcePos(
+                        self.path, last.line or number, "{sc}", "line" if last.line else "round"
+                    ),
+                    claims,
+                )
             )
-        )
+        # else: the server converter's whole game without its final ``sc``: the log
+        # stops before the game's result, and has no GameEnd (the audit says so).
         return GameLog(self.path, "tenhou-json", tuple(self.events))
 
     def _connections(self, obj: dict[str, Any]) -> dict[int, list[tuple[int, int, bool]]]:

@@ -270,6 +270,12 @@ def _rules_hint(attrs: Attrs, players_hint: int | None) -> RulesHint:
         f"{'' if gtype & 0x2 else ' aka'}{'' if gtype & 0x4 else ' kuitan'}"
         f"{' fast' if gtype & 0x40 else ''} (GO type {gtype})"
     )
+    assumed = None
+    if "type" not in attrs:
+        # Tenhou writes type on every <GO> (all corpus logs have it); without it the
+        # lobby, length and red fives are not known, and type 9 is taken.
+        what = "<GO> has no type" if attrs else "the log has no <GO>"
+        assumed = f"{what}: GO type 9 assumed ({desc.removesuffix(' (GO type 9)')})"
     return RulesHint(
         source="tenhou-xml",
         players=players,
@@ -281,6 +287,7 @@ def _rules_hint(attrs: Attrs, players_hint: int | None) -> RulesHint:
         special_lobby=gtype > 0xFF or "csrule" in attrs,
         description=desc,
         extras=extras,
+        assumed_type=assumed,
     )
 
 
@@ -542,17 +549,21 @@ class _Reader:
         if len(ba) != 2:
             raise _Fail("RYUUKYOKU ba must be 'honba,sticks'")
         hands = []
+        shown_ids = []
         for i in range(4):
             if f"hai{i}" in a:
                 ids = _tile_ids(a[f"hai{i}"], f"hai{i}")
                 hands.append((i, self.tiles(ids)))
+                shown_ids.append((i, ids))
         before, deltas, _ = self.score_pairs(a)
         tenpai = (
             tuple(seat for seat, _ in hands)
             if reason in (DrawReason.EXHAUSTIVE, DrawReason.NAGASHI_MANGAN)
             else None
         )
-        claims = DrawClaims(tenpai, tuple(hands), ba[0], ba[1], before, deltas)
+        claims = DrawClaims(
+            tenpai, tuple(hands), ba[0], ba[1], before, deltas, hand_ids=tuple(shown_ids)
+        )
         self.events.append(RoundDraw(self.pos, reason, claims))
         self.end_round(a)
 
@@ -685,10 +696,6 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
             raise LogFormatError(path, f"element {index}", f"{_describe(el)}: {exc}") from None
     if not reader.started:
         raise LogFormatError(path, f"element {index}", "no game in this file (no INIT)")
-    if not reader.ended:
-        raise LogFormatError(
-            path,
-            f"element {index}",
-            "the log ends before the final result (no owari): truncated?",
-        )
+    # A log without owari stops before the game's result: it has no GameEnd, so the
+    # hands it holds are audited and the audit reports the game as incomplete.
     return GameLog(path, "tenhou-xml", tuple(reader.events))

@@ -109,9 +109,19 @@ def render_json(results: Sequence[FileAudit]) -> str:
     return _SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
 
 
-def _finding_line(f: Finding) -> str:
+def _finding_line(f: Finding, found: Sequence[Finding] = ()) -> str:
     seat = f" seat {f.seat}" if f.seat is not None else ""
-    return f"  {f.severity.value:<7} {f.code}{seat}: {f.message}"
+    return f"  {f.severity.value:<7} {f.code}{seat}: {f.message}{_follows(f, found)}"
+
+
+def _follows(f: Finding, found: Sequence[Finding]) -> str:
+    """`` (follows from ...)`` for a finding that an earlier one of its file explains."""
+    if f.cause is None or not 0 <= f.cause < len(found):
+        return ""
+    cause = found[f.cause]
+    where = f" at {cause.round}" if cause.round else ""
+    seat = f" seat {cause.seat}" if cause.seat is not None else ""
+    return f" (follows from {cause.code}{where}{seat})"
 
 
 def render_text(results: Sequence[FileAudit]) -> str:
@@ -125,7 +135,7 @@ def render_text(results: Sequence[FileAudit]) -> str:
             continue
         lines.append(f"{r.path} ({r.game_id}, rules {r.rules}):")
         for f in r.findings:
-            lines.append(_finding_line(f))
+            lines.append(_finding_line(f, r.findings))
     t = totals(results)
     found = t["findings"]
     assert isinstance(found, dict)

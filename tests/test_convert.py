@@ -46,9 +46,17 @@ KNOWN = {
 # Outputs whose audit differs from the input's because the target cannot say it.
 AUDIT_DIFFERS = {
     # The server's error line that stopped these games is not a game event, so
-    # the converted log ends without it (the source gives game-incomplete).
-    "mjai-manue-go_selfmatch_2026-06-18-160903.jsonl": {"mjai", "tenhou-json"},
-    "mjai-manue-go_selfmatch_2026-06-19-030401.jsonl": {"mjai", "tenhou-json"},
+    # the converted log ends without it (the source gives game-incomplete; an mjai
+    # log without end_game gives it too, the Tenhou JSON cannot hold the cut hand).
+    "mjai-manue-go_selfmatch_2026-06-18-160903.jsonl": {"tenhou-json"},
+    "mjai-manue-go_selfmatch_2026-06-19-030401.jsonl": {"tenhou-json"},
+    # Game prefixes (no end_game: game-incomplete). Tenhou JSON has no way to say a
+    # game was cut: only the server converter's whole games (ratingc, lobby) must end
+    # with sc, so the converted prefix reads as an excerpt of a game.
+    "tenhou_upd-aft-kan4.jsonl": {"tenhou-json"},
+    "tenhou_upd-aft-nm.jsonl": {"tenhou-json"},
+    "tenhou_upd-aft-reach4.jsonl": {"tenhou-json"},
+    "tenhou_upd-aft-ron3.jsonl": {"tenhou-json"},
     # mjai records no rules: a chip or ratio lobby's kiriage, honba value and kan
     # dora times, which --rules auto reads off the mjlog's lobby, become Tenhou's.
     "dnovikoff-tenhou_chip.xml": {"mjai"},

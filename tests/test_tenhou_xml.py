@@ -149,7 +149,6 @@ def test_gzip_is_read(tmp_path: Path) -> None:
         ),
         pytest.param(_mini("<T60/><X1/>"), "element 6", "unknown tag <X1>", id="unknown-tag"),
         pytest.param(_mini('<T60/><D61/><N who="7" m="3"/>'), "element 7", "who=7", id="bad-seat"),
-        pytest.param(_mini("<T60/><D60/>"), "element", "no owari", id="no-final-result"),
         pytest.param(
             _mini("<T60/><D136/>"), "element 6", "<D136/>: tile id 136 is outside", id="id-136"
         ),
