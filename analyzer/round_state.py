@@ -142,6 +142,15 @@ class RoundState:
         of a kind: its tiles are counted by kind instead, here and as they come.
         """
         start = self.start
+        for seat, hand in enumerate(start.hands):
+            if seat < self.players and len(hand) != 13:
+                raise ReplayError(f"seat {seat} is dealt {len(hand)} tiles, expected 13")
+            if seat >= self.players and hand:
+                raise ReplayError(
+                    f"seat {seat} is dealt {len(hand)} tiles in a {self.players}-player game"
+                )
+        if not 0 <= start.dealer < self.players:
+            raise ReplayError(f"seat {start.dealer} deals in a {self.players}-player game")
         ids = [i for h in start.hand_ids for i in h] if start.hand_ids is not None else []
         if start.dora_indicator_id is not None:
             ids.append(start.dora_indicator_id)
@@ -199,6 +208,14 @@ class RoundState:
                 actual,  # type: ignore[arg-type]
             )
         )
+
+    def check_seat(self, seat: int) -> None:
+        """A seat that does not play in this game makes the hand impossible.
+
+        (Draws, discards and calls need no check: such a seat holds no tile.)
+        """
+        if not 0 <= seat < self.players:
+            raise ReplayError(f"seat {seat} plays in a {self.players}-player game")
 
     def hand_text(self, seat: int) -> str:
         return to_mpsz(self.hands[seat])
@@ -381,6 +398,7 @@ class RoundState:
 
     def on_riichi(self, ev: RiichiDeclared) -> None:
         seat = ev.seat
+        self.check_seat(seat)
         if self.riichi[seat]:
             raise ReplayError(f"seat {seat} declares riichi twice")
         self.declaring = seat
@@ -552,6 +570,8 @@ class RoundState:
 
     def on_win(self, ev: Win, index: int) -> WinRecord:
         seat, from_seat = ev.seat, ev.from_seat
+        self.check_seat(seat)
+        self.check_seat(from_seat)
         claims = ev.claims
         chankan = False
         if ev.tsumo:
