@@ -27,6 +27,15 @@ __all__ = ["main"]
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 
 
+class _InputError(click.ClickException):
+    """Bad input given on the command line: one line ``mjaudit: ...``, exit 2."""
+
+    exit_code = EXIT_BAD_INPUT
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"mjaudit: {self.format_message()}", err=True)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="mjaudit")
 def cli() -> None:
@@ -159,7 +168,7 @@ def audit(
         try:
             load_rules(rules)
         except MjauditError as exc:
-            raise click.BadParameter(str(exc), param_hint="--rules") from None
+            raise _InputError(f"--rules: {exc}") from None
     results, summary = _audit_files(paths, rules, jobs, scale)
     if no_review:
         results = [_without_review(r) for r in results]
@@ -258,7 +267,7 @@ def score(
     """
     from analyzer.scoring import NotAWin
     from analyzer.scoring import score as score_hand
-    from mjaudit.hands import WinContext
+    from mjaudit.hands import WinContext, check_tile_set
     from mjaudit.melds import parse_meld
     from mjaudit.rules import load_rules
     from mjaudit.tiles import Tile, tiles
@@ -289,10 +298,12 @@ def score(
             kita=sum(1 for m in called if m.kind.value == "kita"),
             players=int(players),
         )
+        if win not in concealed:
+            raise ValueError(f"the winning tile {win} is not in the hand {hand}")
+        indicators = (*ctx.dora_indicators, *ctx.ura_indicators)
+        check_tile_set(concealed, called, indicators, ctx.players, ruleset.aka)
     except (ValueError, MjauditError) as exc:
-        raise click.UsageError(str(exc)) from None
-    if win not in concealed:
-        raise click.UsageError(f"the winning tile {win} is not in the hand {hand}")
+        raise _InputError(str(exc)) from None
     try:
         result = score_hand(concealed, win, called, ctx, ruleset)
     except NotAWin as exc:
@@ -451,9 +462,7 @@ def report(paths: tuple[str, ...], out: str, player: str | None, rules: str) -> 
 
 @cli.command()
 @click.argument("path")
-@click.option(
-    "--to", "to", required=True, type=click.Choice(["mjai", "tenhou-json", "tenhou-xml"])
-)
+@click.option("--to", "to", required=True, type=click.Choice(["mjai", "tenhou-json", "tenhou-xml"]))
 @click.option("-o", "--output", "out", required=True, help="Output file (- for stdout).")
 def convert(path: str, to: str, out: str) -> None:
     """Write the game in PATH (Tenhou XML or JSON, or mjai) in another format.
