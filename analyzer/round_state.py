@@ -20,6 +20,7 @@ from mjaudit.events import (
     DeclareMeld,
     Discard,
     DoraReveal,
+    DrawReason,
     DrawTile,
     Event,
     RiichiAccepted,
@@ -721,6 +722,15 @@ class RoundState:
             )
 
     def on_draw_end(self, ev: RoundDraw, index: int) -> DrawRecord:
+        # Every seat holds 13 tiles (a kan counting as three) when a hand ends in a
+        # draw; only nine terminals is declared on one's own turn, holding 14.
+        for seat in range(self.players):
+            size = len(self.hands[seat]) + 3 * self.nsets[seat]
+            if size != 13 and not (size == 14 and ev.reason is DrawReason.KYUUSHU):
+                raise ReplayError(
+                    f"seat {seat} holds {len(self.hands[seat])} tiles and {self.nsets[seat]} "
+                    f"melds at the {ev.reason.value} draw"
+                )
         rec = DrawRecord(
             event_index=index,
             event=ev,
