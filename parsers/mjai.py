@@ -441,6 +441,8 @@ class _Reader:
             return yakuman
         win = tile_of(ev["pai"])
         before = list(hand)
+        if win not in before:  # the replay names this hand; the claim stays as written
+            return yakuman
         before.remove(win)
         kinds = Counter(t.kind for t in before)
         out = []
