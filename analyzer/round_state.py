@@ -441,6 +441,15 @@ class RoundState:
         seat, meld = ev.seat, ev.meld
         kind = meld.kind
         ids = meld.tile_ids
+        # A call takes a discard into a hand of 13; a kan of one's own or a kita is
+        # declared on one's turn, holding 14 (a kan counting as three).
+        size = len(self.hands[seat]) + 3 * self.nsets[seat]
+        want = 13 if kind in (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN) else 14
+        if size != want:
+            raise ReplayError(
+                f"seat {seat} declares {meld} holding {len(self.hands[seat])} tiles and "
+                f"{self.nsets[seat]} melds"
+            )
         if kind in (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN):
             if self.last_discard is None:
                 raise ReplayError(f"seat {seat} calls {meld} with no discard to call")

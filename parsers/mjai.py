@@ -473,7 +473,7 @@ class _Reader:
             # libriichi and convlog write no reason: a draw right after a draw tile is
             # nine terminals (the only draw declared on one's own turn), else exhaustive.
             reason = DrawReason.KYUUSHU if self.last_was_draw else DrawReason.EXHAUSTIVE
-        elif raw in _REASONS:
+        elif isinstance(raw, str) and raw in _REASONS:
             reason = _REASONS[raw]
         elif raw == "error":
             raise MjaiFail(

@@ -308,7 +308,7 @@ def parse_result(
             for i in range(1, len(result), 2)
         ]
         return wins, None, None
-    reason = _DRAWS.get(kind)
+    reason = _DRAWS.get(kind) if isinstance(kind, str) else None
     if reason is None:
         raise JsonFail(f"unknown result kind {short(kind)}")
     if len(result) > 2:

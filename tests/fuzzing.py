@@ -11,6 +11,7 @@ any other exception is an internal error, the bug the fuzzer hunts.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import traceback
@@ -21,11 +22,13 @@ from pathlib import Path
 
 __all__ = [
     "MUTATIONS",
+    "TARGETED",
     "Case",
     "Outcome",
     "Result",
-    "corpus_sources",
+    "Targeted",
     "cases",
+    "corpus_sources",
     "format_of",
     "mutate",
     "run_case",
@@ -186,6 +189,34 @@ def _odd_value(data: bytes, rng: random.Random, fmt: str) -> bytes:
     return data[:a] + value + data[b:]
 
 
+_MJAI_TILES = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + [*"ESWNPFC", "5mr", "5pr", "5sr"]
+
+
+def _nudge(data: bytes, rng: random.Random, fmt: str) -> bytes:
+    """One number or tile changed to another plausible one: the log still reads."""
+    if fmt == "mjai" and rng.random() < 0.5:
+        fields = re.finditer(rb'"(?:pai|actor|target)":\s*("[^"]*"|[0-9]+)', data)
+        found = [m.span(1) for m in fields]
+        if not found:
+            return data
+        a, b = rng.choice(found)
+        value = f'"{rng.choice(_MJAI_TILES)}"' if data[a : a + 1] == b'"' else str(rng.randrange(4))
+        return data[:a] + value.encode() + data[b:]
+    numbers = [m.span() for m in _JSON_NUMBER.finditer(data)]
+    if fmt == "tenhou-xml":
+        numbers = [
+            span
+            for m in _XML_ATTR.finditer(data)
+            for span in [n.span() for n in _JSON_NUMBER.finditer(data, m.start(2), m.end(2))]
+        ] + [m.span(1) for m in re.finditer(rb"<[TUVWDEFG]([0-9]+)/>", data)]
+    if not numbers:
+        return data
+    a, b = rng.choice(numbers)
+    old = int(data[a:b])
+    new = rng.choice((old + 1, old - 1, rng.randrange(136), rng.randrange(4), rng.randrange(54)))
+    return data[:a] + str(new).encode() + data[b:]
+
+
 def _odd_tag(data: bytes, rng: random.Random, fmt: str) -> bytes:
     """XML: a draw or discard tag with an odd number; JSON: a value of another type."""
     if fmt == "tenhou-xml":
@@ -195,9 +226,11 @@ def _odd_tag(data: bytes, rng: random.Random, fmt: str) -> bytes:
         m = rng.choice(tags)
         number = rng.choice(("\u2074", "\uff14", "136", "999999999", "0" * 5000, "-1", "1a"))
         return data[: m.start(2)] + number.encode() + data[m.end(2) :]
-    units = _units(data, fmt) if fmt == "tenhou-json" else [
-        m.span() for m in re.finditer(rb'"[a-z_]+":\s*("[^"]*"|-?[0-9]+|\[[^\[\]]*\])', data)
-    ]
+    units = (
+        _units(data, fmt)
+        if fmt == "tenhou-json"
+        else [m.span() for m in re.finditer(rb'"[a-z_]+":\s*("[^"]*"|-?[0-9]+|\[[^\[\]]*\])', data)]
+    )
     if not units:
         return data
     a, b = rng.choice(units)
@@ -233,6 +266,7 @@ MUTATIONS: dict[str, Mutation] = {
     "swap": _swap_units,
     "odd-value": _odd_value,
     "odd-tag": _odd_tag,
+    "nudge": _nudge,
     "deep": _deep_nesting,
 }
 # How often each is picked: the structure-aware ones find the most.
@@ -245,6 +279,7 @@ _WEIGHTS = {
     "swap": 3,
     "odd-value": 5,
     "odd-tag": 2,
+    "nudge": 6,
     "deep": 1,
 }
 
@@ -338,11 +373,182 @@ def run_case(case: Case, render: bool = True) -> Result:
                 render_round(log, rules, round_no, round_no % 4)
                 render_round_wall(log, rules, round_no)
             for to in ("mjai", "tenhou-json", "tenhou-xml"):
-                try:
+                with contextlib.suppress(MjauditError):  # a target that cannot hold it
                     convert_log(log, to)
-                except MjauditError:
-                    pass
-    except Exception:  # noqa: BLE001 - the very thing the fuzzer looks for
+    except Exception:  # the very thing the fuzzer looks for
         return Result(case, Outcome.INTERNAL, traceback.format_exc(limit=-6))
     errors = [f for f in audit.findings if f.severity.value == "error"]
     return Result(case, Outcome.FINDINGS if errors else Outcome.CLEAN)
+
+
+# -- targeted mutations: each must give one specific finding ---------------------
+_ELEMENT_OF = {
+    tag: re.compile(rb"<" + tag + rb" [^<>]*>") for tag in (b"AGARI", b"RYUUKYOKU", b"GO")
+}
+
+
+def _attr(element: bytes, name: bytes) -> re.Match[bytes] | None:
+    return re.search(rb"\b" + name + rb'="([^"]*)"', element)
+
+
+def _edit_attr(data: bytes, at: int, element: bytes, name: bytes, value: bytes | None) -> bytes:
+    """``data`` with attribute ``name`` of the element at ``at`` set (None: removed)."""
+    m = _attr(element, name)
+    assert m is not None
+    if value is None:
+        new = element[: m.start()].rstrip(b" ") + element[m.end() :]
+    else:
+        new = element[: m.start(1)] + value + element[m.end(1) :]
+    return data[:at] + new + data[at + len(element) :]
+
+
+def _elements(data: bytes, tag: bytes, need: bytes | None = None) -> list[re.Match[bytes]]:
+    found = list(_ELEMENT_OF[tag].finditer(data))
+    return [m for m in found if need is None or _attr(m.group(), need) is not None]
+
+
+def _numbers(text: bytes) -> list[int]:
+    return [int(x) for x in text.split(b",") if x]
+
+
+def _csv(values: list[int]) -> bytes:
+    return ",".join(map(str, values)).encode()
+
+
+def change_payment(data: bytes, rng: random.Random) -> bytes | None:
+    """One seat's delta in one win's ``sc`` off by 1000."""
+    wins = _elements(data, b"AGARI")
+    if not wins:
+        return None
+    m = rng.choice(wins)
+    sc = _attr(m.group(), b"sc")
+    assert sc is not None
+    values = _numbers(sc.group(1))
+    seat = rng.choice([s for s in range(4) if values[2 * s + 1]] or [0])
+    values[2 * seat + 1] += 10
+    return _edit_attr(data, m.start(), m.group(), b"sc", _csv(values))
+
+
+def change_yaku_han(data: bytes, rng: random.Random) -> bytes | None:
+    """One yaku of one win claimed one han higher."""
+    wins = _elements(data, b"AGARI", b"yaku")
+    if not wins:
+        return None
+    m = rng.choice(wins)
+    yaku = _attr(m.group(), b"yaku")
+    assert yaku is not None
+    values = _numbers(yaku.group(1))
+    values[2 * rng.randrange(len(values) // 2) + 1] += 1
+    return _edit_attr(data, m.start(), m.group(), b"yaku", _csv(values))
+
+
+def delete_result(data: bytes, rng: random.Random) -> bytes | None:
+    """One hand's only result element (not the game's last) deleted."""
+    found = [
+        m
+        for m in _XML_ELEMENT.finditer(data)
+        if m.group().startswith((b"<AGARI ", b"<RYUUKYOKU ")) and b"owari=" not in m.group()
+    ]
+    # A double ron has two results: keep to hands with one (the next element is INIT,
+    # the previous is not a result).
+    single = [
+        m
+        for k, m in enumerate(found)
+        if data[m.end() :].lstrip().startswith(b"<INIT")
+        and not (k and found[k - 1].end() == m.start())
+    ]
+    if not single:
+        return None
+    m = rng.choice(single)
+    return data[: m.start()] + data[m.end() :]
+
+
+def change_machi(data: bytes, rng: random.Random) -> bytes | None:
+    """One win's ``machi`` names another tile of the winning hand."""
+    wins = _elements(data, b"AGARI")
+    choices = []
+    for m in wins:
+        hai, machi = _attr(m.group(), b"hai"), _attr(m.group(), b"machi")
+        if hai is None or machi is None:
+            continue
+        win_kind = int(machi.group(1)) // 4
+        others = [i for i in _numbers(hai.group(1)) if i // 4 != win_kind]
+        if others:
+            choices.append((m, others))
+    if not choices:
+        return None
+    m, others = rng.choice(choices)
+    return _edit_attr(data, m.start(), m.group(), b"machi", str(rng.choice(others)).encode())
+
+
+def change_tenpai_hand(data: bytes, rng: random.Random) -> bytes | None:
+    """One tile of a hand shown at an exhaustive draw changed to a tile of another kind."""
+    choices = []
+    for m in _elements(data, b"RYUUKYOKU"):
+        if _attr(m.group(), b"type") is not None:
+            continue
+        for seat in range(4):
+            if _attr(m.group(), f"hai{seat}".encode()) is not None:
+                choices.append((m, f"hai{seat}".encode()))
+    if not choices:
+        return None
+    m, name = rng.choice(choices)
+    hai = _attr(m.group(), name)
+    assert hai is not None
+    ids = _numbers(hai.group(1))
+    k = rng.randrange(len(ids))
+    used = set(ids)
+    ids[k] = next(i for i in ((ids[k] + 4 * n) % 136 for n in range(1, 34)) if i not in used)
+    return _edit_attr(data, m.start(), m.group(), name, _csv(sorted(ids)))
+
+
+def delete_go_type(data: bytes, rng: random.Random) -> bytes | None:
+    """The lobby type of ``<GO>`` deleted."""
+    found = _elements(data, b"GO", b"type")
+    if not found:
+        return None
+    m = found[0]
+    return _edit_attr(data, m.start(), m.group(), b"type", None)
+
+
+def cut_json_game(data: bytes, rng: random.Random) -> bytes | None:
+    """A Tenhou JSON game cut after some hands: the later hands and the final ``sc`` gone."""
+    import json
+
+    doc = json.loads(data)
+    if not isinstance(doc, dict) or len(doc.get("log", [])) < 2:
+        return None
+    doc["log"] = doc["log"][: rng.randrange(1, len(doc["log"]))]
+    doc.pop("sc", None)
+    return json.dumps(doc, ensure_ascii=False).encode()
+
+
+@dataclass(frozen=True, slots=True)
+class Targeted:
+    """A mutation that must give one of ``codes``; it runs once ``needs`` are registered."""
+
+    name: str
+    fmt: str
+    make: Callable[[bytes, random.Random], bytes | None]
+    codes: frozenset[str]
+    needs: frozenset[str]
+
+
+TARGETED = (
+    Targeted("change-payment", "tenhou-xml", change_payment,
+             frozenset({"payment-mismatch"}), frozenset({"payment-mismatch"})),
+    Targeted("change-yaku-han", "tenhou-xml", change_yaku_han,
+             frozenset({"yaku-mismatch", "han-mismatch"}), frozenset({"yaku-mismatch"})),
+    Targeted("delete-result", "tenhou-xml", delete_result,
+             frozenset({"round-without-result"}), frozenset({"round-without-result"})),
+    # game-incomplete is registered already (mjai logs that say they broke); the check
+    # of a game cut short comes with the hand-without-result check.
+    Targeted("cut-json-game", "tenhou-json", cut_json_game, frozenset({"game-incomplete"}),
+             frozenset({"game-incomplete", "round-without-result"})),
+    Targeted("change-machi", "tenhou-xml", change_machi,
+             frozenset({"win-tile-mismatch"}), frozenset({"win-tile-mismatch"})),
+    Targeted("change-tenpai-hand", "tenhou-xml", change_tenpai_hand,
+             frozenset({"tenpai-hand-mismatch"}), frozenset({"tenpai-hand-mismatch"})),
+    Targeted("delete-go-type", "tenhou-xml", delete_go_type,
+             frozenset({"lobby-type-missing"}), frozenset({"lobby-type-missing"})),
+)  # fmt: skip

@@ -392,8 +392,20 @@ def test_a_preset_for_another_player_count_is_a_clear_error(
             id="five-copies-with-a-meld",
         ),
         pytest.param(
-            ["123m456p789s22z", "--win", "2z", "--ron", "--meld", "pon:111z",
-             "--dora", "7z", "--dora", "1z", "--ura", "1z"],  # fmt: skip
+            [
+                "123m456p789s22z",
+                "--win",
+                "2z",
+                "--ron",
+                "--meld",
+                "pon:111z",
+                "--dora",
+                "7z",
+                "--dora",
+                "1z",
+                "--ura",
+                "1z",
+            ],
             "5 tiles of 1z",
             id="five-copies-with-indicators",
         ),
@@ -423,7 +435,7 @@ def test_a_preset_for_another_player_count_is_a_clear_error(
                 "ankan:4444s",
                 "--meld",
                 "ankan:6666p",
-            ],  # fmt: skip
+            ],
             "5 kans: a hand has at most four",
             id="five-kans",
         ),
