@@ -7,7 +7,7 @@ internal error (any exception that is not the project's own, or a case over the
 time bound). It exits 1 on any internal error and prints those cases, each with the
 name that replays it (``--only FORMAT:FILE:SEED``).
 
-    python benchmarks/fuzz.py --cases 10000 --seed 1 [--format mjai] [--time-limit 20]
+    python benchmarks/fuzz.py --cases 10000 --seed 1 [--format mjai] [--time-limit 20] [--report]
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from pathlib import Path
 from types import FrameType
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
+sys.path.insert(0, str(REPO))
 
-from fuzzing import Case, Outcome, Result, cases, corpus_sources, mutate, run_case  # noqa: E402
+from tests.fuzzing import Case, Outcome, Result, cases, corpus_sources, mutate, run_case  # noqa: E402
 
 
 class _Overtime(Exception):
@@ -34,11 +34,11 @@ def _alarm(signum: int, frame: FrameType | None) -> None:
     raise _Overtime
 
 
-def _run_bounded(case: Case, limit: float) -> Result:
+def _run_bounded(case: Case, limit: float, report: bool = False) -> Result:
     signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, limit)
     try:
-        return run_case(case)
+        return run_case(case, report=report)
     except _Overtime:
         return Result(case, Outcome.INTERNAL, f"took longer than {limit:g} s")
     finally:
@@ -62,12 +62,14 @@ def main() -> int:
                         help="Bound on one case (an internal error when exceeded).")
     parser.add_argument("--only", default=None, metavar="FORMAT:FILE:SEED",
                         help="Replay one case by its name and print its outcome.")
+    parser.add_argument("--report", action="store_true",
+                        help="Also build each readable game's HTML page (slower).")
     parser.add_argument("--save", type=Path, default=None,
                         help="Folder to write the mutated bytes of each internal error to.")
     args = parser.parse_args()  # fmt: skip
 
     if args.only:
-        result = _run_bounded(_only(args.only), args.time_limit)
+        result = _run_bounded(_only(args.only), args.time_limit, args.report)
         print(result.outcome.value, result.detail)
         return 1 if result.outcome is Outcome.INTERNAL else 0
     counts: Counter[tuple[str, str]] = Counter()
@@ -75,7 +77,7 @@ def main() -> int:
     start = time.perf_counter()
     fmts = tuple(args.fmt) if args.fmt else None
     for k, case in enumerate(cases(args.cases, args.seed, fmts), 1):
-        result = _run_bounded(case, args.time_limit)
+        result = _run_bounded(case, args.time_limit, args.report)
         counts[(case.fmt, result.outcome.value)] += 1
         if result.outcome is Outcome.INTERNAL:
             failures.append(result)

@@ -344,8 +344,11 @@ def cases(count: int, seed: int, formats: tuple[str, ...] | None = None) -> Iter
 
 
 # -- one case --------------------------------------------------------------------
-def run_case(case: Case, render: bool = True) -> Result:
-    """Load, audit, render and convert one mutated log in this process."""
+def run_case(case: Case, render: bool = True, report: bool = False) -> Result:
+    """Load, audit, render and convert one mutated log in this process.
+
+    ``report`` also builds the game's HTML page (slower: the long run's ``--report``).
+    """
     from analyzer.audit import audit_log, resolve_rules
     from mjaudit.errors import MjauditError
     from mjaudit.events import RoundStart
@@ -375,6 +378,12 @@ def run_case(case: Case, render: bool = True) -> Result:
             for to in ("mjai", "tenhou-json", "tenhou-xml"):
                 with contextlib.suppress(MjauditError):  # a target that cannot hold it
                     convert_log(log, to)
+        if report:
+            from reports.html import render_game
+            from reports.views import build_game_view
+            from reports.views_facts import collect_game
+
+            render_game(build_game_view(collect_game(log, rules)))
     except Exception:  # the very thing the fuzzer looks for
         return Result(case, Outcome.INTERNAL, traceback.format_exc(limit=-6))
     errors = [f for f in audit.findings if f.severity.value == "error"]
