@@ -99,6 +99,11 @@ _DAN_NAMES = [
     "tenhoui",
 ]
 
+# A player's dan (0..20) and rate ("1500.00") as UN writes them; anything else is
+# left out rather than refused: they are not claims the audit checks.
+_DAN_TEXTS = frozenset(str(i) for i in range(len(_DAN_NAMES)))
+_is_rate = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9})?").fullmatch
+
 _INIT_HANDS = tuple((f"hai{i}", f"INIT hai{i}") for i in range(4))
 _YAKU_BY_ID = {int(y): y for y in Yaku}
 _LIMITS = tuple(Limit)  # by code 0..5
@@ -141,8 +146,6 @@ _INT_TEXT = r"[ \t\r\n]*[-+]?[0-9]{1,15}[ \t\r\n]*"
 _is_int = re.compile(_INT_TEXT).fullmatch
 _is_int_list = re.compile(rf"{_INT_TEXT}(?:,{_INT_TEXT})*").fullmatch
 _is_result = re.compile(r"[ \t\r\n]*[-+]?[0-9]{1,15}(?:\.[0-9]{1,15})?[ \t\r\n]*").fullmatch
-
-
 _is_long_int = re.compile(r"[ \t\r\n]*[-+]?[0-9]+[ \t\r\n]*").fullmatch
 
 
@@ -389,8 +392,8 @@ class _Reader:
                 self.players.append(
                     PlayerInfo(
                         unquote(names[i] or ""),
-                        _DAN_NAMES[int(dan)] if dan.isdigit() and int(dan) < 21 else None,
-                        float(rate) if rate.replace(".", "", 1).isdigit() else None,
+                        _DAN_NAMES[int(dan)] if dan in _DAN_TEXTS else None,
+                        float(rate) if _is_rate(rate) else None,
                         sexes[i] if i < len(sexes) and sexes[i] else None,
                     )
                 )
