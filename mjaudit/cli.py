@@ -232,8 +232,18 @@ _WINDS = click.Choice(["E", "S", "W", "N"], case_sensitive=False)
 @click.option("--ura", multiple=True, metavar="IND", help="An ura indicator; repeat.")
 @click.option("--honba", type=click.IntRange(min=0), default=0)
 @click.option("--sticks", type=click.IntRange(min=0), default=0)
-@click.option("--players", type=click.Choice(["3", "4"]), default="4")
-@click.option("--rules", "rules", default="tenhou", show_default=True)
+@click.option(
+    "--players",
+    type=click.Choice(["3", "4"]),
+    default=None,
+    help="3 or 4 (default: as the rules say; 4 without --rules).",
+)
+@click.option(
+    "--rules",
+    "rules",
+    default=None,
+    help="A preset or TOML file (default: tenhou, or tenhou-sanma with --players 3).",
+)
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
@@ -257,8 +267,8 @@ def score(
     ura: tuple[str, ...],
     honba: int,
     sticks: int,
-    players: str,
-    rules: str,
+    players: str | None,
+    rules: str | None,
     fmt: str,
 ) -> None:
     """Score one winning hand. HAND is the concealed part including the winning tile.
@@ -274,7 +284,14 @@ def score(
     from reports.score_output import render_score_error, render_score_json, render_score_text
 
     try:
+        if rules is None:
+            rules = "tenhou-sanma" if players == "3" else "tenhou"
         ruleset = load_rules(rules)
+        if players is not None and int(players) != ruleset.players:
+            raise ValueError(
+                f"--players {players}, but the rules {ruleset.name} are for "
+                f"{ruleset.players} players"
+            )
         concealed = tiles(hand)
         win = Tile(win_tile)
         called = tuple(parse_meld(m) for m in melds)
@@ -296,7 +313,7 @@ def score(
             honba=honba,
             riichi_sticks=sticks,
             kita=sum(1 for m in called if m.kind.value == "kita"),
-            players=int(players),
+            players=ruleset.players,
         )
         if win not in concealed:
             raise ValueError(f"the winning tile {win} is not in the hand {hand}")
