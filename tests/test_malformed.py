@@ -502,7 +502,8 @@ def test_odd_digits_in_a_players_dan_and_rate_leave_them_unknown() -> None:
 def test_score_players_and_rules_must_agree(capsys: pytest.CaptureFixture[str]) -> None:
     hand = ["234p567p22345678s", "--win", "8s", "--tsumo"]
     code, _, err = _run(capsys, "score", *hand, "--rules", "tenhou-sanma", "--players", "4")
-    assert code == 2 and err == "mjaudit: --players 4, but the rules tenhou-sanma are for 3 players\n"
+    assert code == 2
+    assert err == "mjaudit: --players 4, but the rules tenhou-sanma are for 3 players\n"
     # Either one alone says both: --players 3 means the three-player preset.
     code, out, _ = _run(capsys, "score", *hand, "--players", "3", "--format", "json")
     assert code == 0 and json.loads(out)["total"] == 2000  # tsumo-son: 700 + 1300
