@@ -509,3 +509,16 @@ def test_score_players_and_rules_must_agree(capsys: pytest.CaptureFixture[str]) 
     assert code == 0 and json.loads(out)["total"] == 2000  # tsumo-son: 700 + 1300
     code, out, _ = _run(capsys, "score", *hand, "--rules", "tenhou-sanma", "--format", "json")
     assert code == 0 and json.loads(out)["total"] == 2000
+
+
+def test_a_claim_of_a_million_han_converts_to_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Writing Tenhou JSON computes the claim's value from 2 ** (han + 2); a claimed
+    # 10**14 han would never finish, a million exceeded int-to-text limits.
+    path = tmp_path / "han.xml"
+    path.write_bytes(_xml(lambda t: t.replace('yaku="1,1,7,1,52,1,53,0"', 'yaku="1,1000000"', 1)))
+    out = tmp_path / "out.json"
+    code, _, err = _run(capsys, "convert", str(path), "--to", "tenhou-json", "-o", str(out))
+    assert code == 2 and len(err.strip().splitlines()) == 1
+    assert "claims 1000000 han with no limit; Tenhou's table has 1 to 4" in err
