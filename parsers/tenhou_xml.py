@@ -430,6 +430,10 @@ class _Reader:
         seed = _ints(a.get("seed"), "INIT seed")
         if len(seed) != 6:
             raise _Fail(f"INIT seed has {len(seed)} numbers, expected 6")
+        if min(seed[:3]) < 0:
+            raise _Fail("INIT seed: the round, honba and riichi sticks cannot be negative")
+        if not (0 <= seed[3] <= 5 and 0 <= seed[4] <= 5):
+            raise _Fail(f"INIT seed: dice {seed[3]},{seed[4]} are outside 0..5")
         ten = _ints(a.get("ten"), "INIT ten")
         if len(ten) != 4:
             raise _Fail(f"INIT ten has {len(ten)} numbers, expected 4")

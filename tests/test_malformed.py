@@ -58,6 +58,16 @@ MALFORMED: dict[str, tuple[Callable[[], bytes], str, str]] = {
         "TAIKYOKU oya is not an integer",
     ),
     "init-without-hai0": (lambda: _xml(_drop_first_hai0), ".xml", "INIT has no hai0"),
+    "init-negative-round": (
+        lambda: _xml(lambda t: t.replace('seed="0,0,0,2,3,1"', 'seed="-20,0,0,2,3,1"', 1)),
+        ".xml",
+        "INIT seed: the round, honba and riichi sticks cannot be negative",
+    ),
+    "init-dice-9": (
+        lambda: _xml(lambda t: t.replace('seed="0,0,0,2,3,1"', 'seed="0,0,0,9,3,1"', 1)),
+        ".xml",
+        "INIT seed: dice 9,3 are outside 0..5",
+    ),
     "go-sanma-bit-on-4p": (
         lambda: _xml(lambda t: t.replace('<GO type="1"', '<GO type="17"', 1)),
         ".xml",
