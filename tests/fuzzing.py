@@ -213,6 +213,9 @@ def _nudge(data: bytes, rng: random.Random, fmt: str) -> bytes:
         return data
     a, b = rng.choice(numbers)
     old = int(data[a:b])
+    if rng.random() < 0.5:  # another number of the same log: a tile code, a score
+        c, d = rng.choice(numbers)
+        return data[:a] + data[c:d] + data[b:]
     new = rng.choice((old + 1, old - 1, rng.randrange(136), rng.randrange(4), rng.randrange(54)))
     return data[:a] + str(new).encode() + data[b:]
 
