@@ -532,3 +532,15 @@ def test_a_claim_of_a_million_han_converts_to_a_clear_error(
     code, _, err = _run(capsys, "convert", str(path), "--to", "tenhou-json", "-o", str(out))
     assert code == 2 and len(err.strip().splitlines()) == 1
     assert "claims 1000000 han with no limit; Tenhou's table has 1 to 4" in err
+
+
+def test_a_preset_for_another_player_count_costs_only_that_input(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    sanma = str(corpus_file(SANMA))
+    code, out, err = _run(capsys, "audit", "--format", "json", "--rules", "tenhou-sanma",
+                          str(CLEAN), sanma)  # fmt: skip
+    doc = json.loads(out)
+    assert code == 2 and doc["totals"]["games"] == 1 and doc["totals"]["unreadable"] == 1
+    assert [f["path"] for f in doc["files"] if f["error"] is None] == [sanma]
+    assert err.count("\n") == 1 and "but this is a 4-player game" in err
