@@ -50,8 +50,17 @@ class FileAudit:
 
 
 def resolve_rules(log: GameLog, spec: str) -> Ruleset:
-    """The ruleset for one log: ``auto`` reads the log; special lobbies are adapted."""
+    """The ruleset for one log: ``auto`` reads the log; special lobbies are adapted.
+
+    A ruleset for another number of players than the log's is a :class:`RulesError`.
+    """
     rules = rules_for(log.start.rules_hint, spec)
+    players = log.start.rules_hint.players
+    if rules.players != players:
+        raise RulesError(
+            f"{log.path}: the rules {rules.name} are for {rules.players} players, "
+            f"but this is a {players}-player game"
+        )
     if spec == "auto" and log.start.rules_hint.special_lobby:
         rules = _adapt_special_lobby(log, rules)
     return rules

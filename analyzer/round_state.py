@@ -20,6 +20,7 @@ from mjaudit.events import (
     DeclareMeld,
     Discard,
     DoraReveal,
+    DrawReason,
     DrawTile,
     Event,
     RiichiAccepted,
@@ -142,6 +143,15 @@ class RoundState:
         of a kind: its tiles are counted by kind instead, here and as they come.
         """
         start = self.start
+        for seat, hand in enumerate(start.hands):
+            if seat < self.players and len(hand) != 13:
+                raise ReplayError(f"seat {seat} is dealt {len(hand)} tiles, expected 13")
+            if seat >= self.players and hand:
+                raise ReplayError(
+                    f"seat {seat} is dealt {len(hand)} tiles in a {self.players}-player game"
+                )
+        if not 0 <= start.dealer < self.players:
+            raise ReplayError(f"seat {start.dealer} deals in a {self.players}-player game")
         ids = [i for h in start.hand_ids for i in h] if start.hand_ids is not None else []
         if start.dora_indicator_id is not None:
             ids.append(start.dora_indicator_id)
@@ -199,6 +209,14 @@ class RoundState:
                 actual,  # type: ignore[arg-type]
             )
         )
+
+    def check_seat(self, seat: int) -> None:
+        """A seat that does not play in this game makes the hand impossible.
+
+        (Draws, discards and calls need no check: such a seat holds no tile.)
+        """
+        if not 0 <= seat < self.players:
+            raise ReplayError(f"seat {seat} plays in a {self.players}-player game")
 
     def hand_text(self, seat: int) -> str:
         return to_mpsz(self.hands[seat])
@@ -381,6 +399,7 @@ class RoundState:
 
     def on_riichi(self, ev: RiichiDeclared) -> None:
         seat = ev.seat
+        self.check_seat(seat)
         if self.riichi[seat]:
             raise ReplayError(f"seat {seat} declares riichi twice")
         self.declaring = seat
@@ -422,6 +441,15 @@ class RoundState:
         seat, meld = ev.seat, ev.meld
         kind = meld.kind
         ids = meld.tile_ids
+        # A call takes a discard into a hand of 13; a kan of one's own or a kita is
+        # declared on one's turn, holding 14 (a kan counting as three).
+        size = len(self.hands[seat]) + 3 * self.nsets[seat]
+        want = 13 if kind in (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN) else 14
+        if size != want:
+            raise ReplayError(
+                f"seat {seat} declares {meld} holding {len(self.hands[seat])} tiles and "
+                f"{self.nsets[seat]} melds"
+            )
         if kind in (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN):
             if self.last_discard is None:
                 raise ReplayError(f"seat {seat} calls {meld} with no discard to call")
@@ -552,6 +580,8 @@ class RoundState:
 
     def on_win(self, ev: Win, index: int) -> WinRecord:
         seat, from_seat = ev.seat, ev.from_seat
+        self.check_seat(seat)
+        self.check_seat(from_seat)
         claims = ev.claims
         chankan = False
         if ev.tsumo:
@@ -701,6 +731,15 @@ class RoundState:
             )
 
     def on_draw_end(self, ev: RoundDraw, index: int) -> DrawRecord:
+        # Every seat holds 13 tiles (a kan counting as three) when a hand ends in a
+        # draw; only nine terminals is declared on one's own turn, holding 14.
+        for seat in range(self.players):
+            size = len(self.hands[seat]) + 3 * self.nsets[seat]
+            if size != 13 and not (size == 14 and ev.reason is DrawReason.KYUUSHU):
+                raise ReplayError(
+                    f"seat {seat} holds {len(self.hands[seat])} tiles and {self.nsets[seat]} "
+                    f"melds at the {ev.reason.value} draw"
+                )
         rec = DrawRecord(
             event_index=index,
             event=ev,

@@ -64,6 +64,15 @@ def _max_input_option(f: Callable[..., None]) -> Callable[..., None]:
     )(f)
 
 
+class _InputError(click.ClickException):
+    """Bad input given on the command line: one line ``mjaudit: ...``, exit 2."""
+
+    exit_code = EXIT_BAD_INPUT
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"mjaudit: {self.format_message()}", err=True)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="mjaudit")
 def cli() -> None:
@@ -200,7 +209,7 @@ def audit(
         try:
             load_rules(rules)
         except MjauditError as exc:
-            raise click.BadParameter(str(exc), param_hint="--rules") from None
+            raise _InputError(f"--rules: {exc}") from None
     results, summary = _audit_files(paths, rules, jobs, scale)
     if no_review:
         results = [_without_review(r) for r in results]
@@ -264,8 +273,18 @@ _WINDS = click.Choice(["E", "S", "W", "N"], case_sensitive=False)
 @click.option("--ura", multiple=True, metavar="IND", help="An ura indicator; repeat.")
 @click.option("--honba", type=click.IntRange(min=0), default=0)
 @click.option("--sticks", type=click.IntRange(min=0), default=0)
-@click.option("--players", type=click.Choice(["3", "4"]), default="4")
-@click.option("--rules", "rules", default="tenhou", show_default=True)
+@click.option(
+    "--players",
+    type=click.Choice(["3", "4"]),
+    default=None,
+    help="3 or 4 (default: as the rules say; 4 without --rules).",
+)
+@click.option(
+    "--rules",
+    "rules",
+    default=None,
+    help="A preset or TOML file (default: tenhou, or tenhou-sanma with --players 3).",
+)
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
@@ -289,8 +308,8 @@ def score(
     ura: tuple[str, ...],
     honba: int,
     sticks: int,
-    players: str,
-    rules: str,
+    players: str | None,
+    rules: str | None,
     fmt: str,
 ) -> None:
     """Score one winning hand. HAND is the concealed part including the winning tile.
@@ -299,14 +318,21 @@ def score(
     """
     from analyzer.scoring import NotAWin
     from analyzer.scoring import score as score_hand
-    from mjaudit.hands import WinContext
+    from mjaudit.hands import WinContext, check_tile_set
     from mjaudit.melds import parse_meld
     from mjaudit.rules import load_rules
     from mjaudit.tiles import Tile, tiles
     from reports.score_output import render_score_error, render_score_json, render_score_text
 
     try:
+        if rules is None:
+            rules = "tenhou-sanma" if players == "3" else "tenhou"
         ruleset = load_rules(rules)
+        if players is not None and int(players) != ruleset.players:
+            raise ValueError(
+                f"--players {players}, but the rules {ruleset.name} are for "
+                f"{ruleset.players} players"
+            )
         concealed = tiles(hand)
         win = Tile(win_tile)
         called = tuple(parse_meld(m) for m in melds)
@@ -328,12 +354,14 @@ def score(
             honba=honba,
             riichi_sticks=sticks,
             kita=sum(1 for m in called if m.kind.value == "kita"),
-            players=int(players),
+            players=ruleset.players,
         )
+        if win not in concealed:
+            raise ValueError(f"the winning tile {win} is not in the hand {hand}")
+        indicators = (*ctx.dora_indicators, *ctx.ura_indicators)
+        check_tile_set(concealed, called, indicators, ctx.players, ruleset.aka)
     except (ValueError, MjauditError) as exc:
-        raise click.UsageError(str(exc)) from None
-    if win not in concealed:
-        raise click.UsageError(f"the winning tile {win} is not in the hand {hand}")
+        raise _InputError(str(exc)) from None
     try:
         result = score_hand(concealed, win, called, ctx, ruleset)
     except NotAWin as exc:
@@ -525,9 +553,7 @@ def report(
 
 @cli.command()
 @click.argument("path")
-@click.option(
-    "--to", "to", required=True, type=click.Choice(["mjai", "tenhou-json", "tenhou-xml"])
-)
+@click.option("--to", "to", required=True, type=click.Choice(["mjai", "tenhou-json", "tenhou-xml"]))
 @click.option("-o", "--output", "out", required=True, help="Output file (- for stdout).")
 @_max_input_option
 def convert(path: str, to: str, out: str, max_input_size: int) -> None:

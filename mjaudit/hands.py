@@ -2,14 +2,64 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mjaudit.events import Limit
 from mjaudit.frozen import quick_init
-from mjaudit.tiles import Tile
+from mjaudit.melds import Meld, MeldKind
+from mjaudit.tiles import Tile, to_mpsz
 from mjaudit.yaku import Yaku
 
-__all__ = ["FuPart", "HandResult", "Payments", "WinContext", "YakuHan"]
+__all__ = ["FuPart", "HandResult", "Payments", "WinContext", "YakuHan", "check_tile_set"]
+
+
+def check_tile_set(
+    concealed: tuple[Tile, ...],
+    melds: Iterable[Meld],
+    indicators: Iterable[Tile] = (),
+    players: int = 4,
+    aka: bool = True,
+) -> None:
+    """Raise ValueError when no game can deal these tiles to one hand.
+
+    ``concealed`` holds the winning tile; the tiles of the melds and the indicators
+    shown are counted too. A set has four tiles of each kind, one of each five red
+    when the rules play with red fives (none otherwise), and in three-player games
+    no 2m..8m; a hand has 14 tiles, a kan counting as three, and at most four kans.
+    """
+    melds = tuple(melds)
+    every = (*concealed, *(t for m in melds for t in m.tiles), *indicators)
+    counts = [0] * 34
+    reds = {"m": 0, "p": 0, "s": 0}
+    for t in every:
+        counts[t.kind] += 1
+        if t.red:
+            reds[t.suit] += 1
+    for kind, n in enumerate(counts):
+        if n > 4:
+            raise ValueError(
+                f"{n} tiles of {Tile(kind)} (hand, melds and indicators): there are four"
+            )
+    for suit, n in reds.items():
+        if n and not aka:
+            raise ValueError(f"a red 0{suit}, but these rules play without red fives")
+        if n > 1:
+            raise ValueError(f"{n} red fives 0{suit}: there is one")
+    if players == 3:
+        odd = [t for t in every if t.suit == "m" and 1 <= t.kind <= 7]
+        if odd:
+            raise ValueError(f"{odd[0]} in a three-player game, which has no 2m..8m")
+    kans = sum(1 for m in melds if m.kind.is_kan)
+    if kans > 4:
+        raise ValueError(f"{kans} kans: a hand has at most four")
+    sets = sum(1 for m in melds if m.kind is not MeldKind.KITA)
+    if len(concealed) + 3 * sets != 14:
+        shown = " ".join((to_mpsz(concealed), *map(str, melds)))
+        raise ValueError(
+            f"{shown}: {len(concealed)} concealed tiles and {sets} melds are not a hand of "
+            "14 tiles (a kan counts as three)"
+        )
 
 
 @quick_init

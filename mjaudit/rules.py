@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from mjaudit.errors import MjauditError
 from mjaudit.events import RulesHint
@@ -250,22 +250,54 @@ def preset(name: str) -> Ruleset:
         raise RulesError(f"unknown rules preset {name!r} (known: {known})") from None
 
 
+# Points, fu and counts of any ruleset are far below this; a larger number in a rules
+# file is a typing error, and would only overflow a payment later.
+_MAX_NUMBER = 10**7
+
+
+def _is_number(value: object) -> bool:
+    return type(value) is int and abs(value) <= _MAX_NUMBER
+
+
 def _coerce(name: str, current: object, value: object, path: str) -> object:
+    """``value`` from a rules file as the type of the field it replaces, or RulesError."""
+    choices = _CHOICES.get(name)
+    if choices is not None:
+        if value not in choices:
+            raise RulesError(f"{path}: {name} must be one of {', '.join(map(repr, choices))}")
+        return value
     if isinstance(current, frozenset):
-        if not isinstance(value, list):
-            raise RulesError(f"{path}: {name} must be a list")
-        return frozenset(str(v) for v in value)
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise RulesError(f"{path}: {name} must be a list of names")
+        return frozenset(value)
     if isinstance(current, tuple):
-        if not isinstance(value, list):
-            raise RulesError(f"{path}: {name} must be a list")
+        if not isinstance(value, list) or not all(map(_is_number, value)):
+            raise RulesError(f"{path}: {name} must be a list of integers")
         return tuple(value)
     if isinstance(current, bool):
         if not isinstance(value, bool):
             raise RulesError(f"{path}: {name} must be true or false")
         return value
-    if isinstance(current, int) and not isinstance(value, int):
-        raise RulesError(f"{path}: {name} must be an integer")
+    if isinstance(current, int) or current is None:
+        if not _is_number(value):
+            raise RulesError(f"{path}: {name} must be an integer of at most {_MAX_NUMBER}")
+        return value
+    if isinstance(current, str) and not isinstance(value, str):
+        raise RulesError(f"{path}: {name} must be a string")
     return value
+
+
+# The fields whose values are a fixed set (the Literal types above, and players).
+_CHOICES: dict[str, tuple[object, ...]] = {
+    "players": (3, 4),
+    "ankan_dora_timing": get_args(DoraTiming),
+    "open_kan_dora_timing": get_args(DoraTiming),
+    "renhou": ("none", "mangan", "yakuman"),
+    "triple_ron": get_args(TripleRon),
+    "pao_scope": get_args(PaoScope),
+    "final_rounding": get_args(Rounding),
+    "temp_furiten_lifted_by": get_args(TempFuritenLift),
+}
 
 
 def override(base: Ruleset, values: Mapping[str, object], path: str = "<rules>") -> Ruleset:
@@ -278,7 +310,10 @@ def override(base: Ruleset, values: Mapping[str, object], path: str = "<rules>")
         if key not in names:
             raise RulesError(f"{path}: unknown rule {key!r}")
         changes[key] = _coerce(key, getattr(base, key), value, path)
-    return dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+    rules = dataclasses.replace(base, **changes)  # type: ignore[arg-type]
+    if len(rules.uma) != rules.players:
+        raise RulesError(f"{path}: uma has {len(rules.uma)} values for {rules.players} players")
+    return rules
 
 
 def load_rules(spec: str) -> Ruleset:
@@ -291,9 +326,22 @@ def load_rules(spec: str) -> Ruleset:
         path = Path(spec)
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise RulesError(f"{spec}: cannot read rules file: {exc}") from exc
-        base = preset(str(data.get("base", "tenhou")))
+        except OSError as exc:
+            raise RulesError(f"{spec}: cannot read rules file: {exc.strerror or exc}") from None
+        except UnicodeDecodeError as exc:
+            raise RulesError(f"{spec} (byte {exc.start}): not UTF-8 text") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise RulesError(f"{spec}: not valid TOML: {exc}") from None
+        except RecursionError:
+            raise RulesError(
+                f"{spec}: not valid TOML: arrays or tables nested too deeply"
+            ) from None
+        except ValueError as exc:  # an integer of thousands of digits, say
+            raise RulesError(f"{spec}: not valid TOML: {str(exc).split(';')[0]}") from None
+        base_name = data.get("base", "tenhou")
+        if not isinstance(base_name, str):
+            raise RulesError(f"{spec}: base must be the name of a preset")
+        base = preset(base_name)
         rules = override(base, data, spec)
         if "name" not in data:
             rules = replace(rules, name=f"{base.name}+{path.stem}")

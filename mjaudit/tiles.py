@@ -151,8 +151,11 @@ class Tile:
         return Tile(31 + (k - 31 + 1) % 3)
 
 
+_DIGITS = frozenset("0123456789")
+
+
 def _parse_one(text: str) -> tuple[int, bool]:
-    if len(text) != 2 or text[1] not in SUITS or not text[0].isdigit():
+    if len(text) != 2 or text[1] not in SUITS or text[0] not in _DIGITS:
         raise ValueError(f"not a tile in mpsz notation: {text!r}")
     return _kind_from(int(text[0]), text[1], text)
 
@@ -173,7 +176,7 @@ def tiles(text: str) -> tuple[Tile, ...]:
     out: list[Tile] = []
     digits: list[int] = []
     for ch in text.strip():
-        if ch.isdigit():
+        if ch in _DIGITS:  # ASCII only: str.isdigit() takes other scripts' digits
             digits.append(int(ch))
         elif ch in SUITS:
             if not digits:

@@ -38,7 +38,6 @@ audited and the unfinished one has no result. Lines after ``error`` are ignored.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from typing import Any
 
@@ -67,6 +66,7 @@ from mjaudit.events import (
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
+from parsers.json_text import BadJson, load_json, short
 from parsers.mjai_names import DRAGONS, WIND_YAKU, YAKU_NAMES, YAKUMAN_FAN, MjaiFail, tile_of
 
 __all__ = ["parse_mjai"]
@@ -89,13 +89,13 @@ _CALLS = {"chi": MeldKind.CHI, "pon": MeldKind.PON, "daiminkan": MeldKind.DAIMIN
 def _int(ev: dict[str, Any], key: str, default: int | None = None) -> int:
     value = ev.get(key, default)
     if type(value) is not int:
-        raise MjaiFail(f"'{key}' must be an integer, got {value!r}")
+        raise MjaiFail(f"'{key}' must be an integer, got {short(value)}")
     return value
 
 
 def _ints(value: object, what: str, n: int) -> tuple[int, ...]:
     if not isinstance(value, list) or len(value) < n or any(type(x) is not int for x in value):
-        raise MjaiFail(f"'{what}' must be a list of {n} integers, got {value!r}")
+        raise MjaiFail(f"'{what}' must be a list of {n} integers, got {short(value)}")
     return tuple(value[:4]) + (0,) * (4 - len(value[:4]))
 
 
@@ -187,7 +187,7 @@ class _Reader:
         self.ensure_started(ev)
         wind = ev.get("bakaze")
         if not isinstance(wind, str) or wind not in _WINDS:
-            raise MjaiFail(f"'bakaze' must be one of E S W N, got {wind!r}")
+            raise MjaiFail(f"'bakaze' must be one of E S W N, got {short(wind)}")
         kyoku = _int(ev, "kyoku")
         if not 1 <= kyoku <= 4:
             raise MjaiFail(f"'kyoku' {kyoku} is outside 1..4")
@@ -248,7 +248,7 @@ class _Reader:
             # tsumogiri. Without a draw since the call nothing is tsumogiri.
             tsumogiri = flag and self.last_draw[seat] is not None
         else:
-            raise MjaiFail(f"'tsumogiri' must be true or false, got {flag!r}")
+            raise MjaiFail(f"'tsumogiri' must be true or false, got {short(flag)}")
         self.last_draw[seat] = None
         self.events.append(Discard(self.pos, seat, tile, tsumogiri))
 
@@ -391,7 +391,7 @@ class _Reader:
                 or not isinstance(item[0], str)
                 or type(item[1]) is not int
             ):
-                raise MjaiFail(f"yaku {item!r} is not [name, fan]")
+                raise MjaiFail(f"yaku {short(item)} is not [name, fan]")
             name, fan = item
             if name in WIND_YAKU:
                 wind = (
@@ -411,7 +411,7 @@ class _Reader:
                 else:
                     yaku.append((y, fan))
             else:
-                raise MjaiFail(f"unknown yaku name {name!r}")
+                raise MjaiFail(f"unknown yaku name {short(name)}")
         if yakuman:
             return None, tuple(self.double_forms(yakuman, hand, ev))
         if dragon_fan:
@@ -441,6 +441,8 @@ class _Reader:
             return yakuman
         win = tile_of(ev["pai"])
         before = list(hand)
+        if win not in before:  # the replay names this hand; the claim stays as written
+            return yakuman
         before.remove(win)
         kinds = Counter(t.kind for t in before)
         out = []
@@ -471,7 +473,7 @@ class _Reader:
             # libriichi and convlog write no reason: a draw right after a draw tile is
             # nine terminals (the only draw declared on one's own turn), else exhaustive.
             reason = DrawReason.KYUUSHU if self.last_was_draw else DrawReason.EXHAUSTIVE
-        elif raw in _REASONS:
+        elif isinstance(raw, str) and raw in _REASONS:
             reason = _REASONS[raw]
         elif raw == "error":
             raise MjaiFail(
@@ -479,7 +481,7 @@ class _Reader:
                 "draw of the game"
             )
         else:
-            raise MjaiFail(f"unknown ryukyoku reason {raw!r}")
+            raise MjaiFail(f"unknown ryukyoku reason {short(raw)}")
         tenpai = None
         flags = ev.get("tenpais")
         if isinstance(flags, list):
@@ -555,7 +557,7 @@ class _Reader:
             elif handler is not None:
                 handler(ev)
             else:
-                raise MjaiFail(f"unknown event type {kind!r}")
+                raise MjaiFail(f"unknown event type {short(kind)}")
             self.last_was_draw = kind == "tsumo"
 
 
@@ -571,11 +573,10 @@ def parse_mjai(data: bytes, path: str) -> GameLog:
         if not line.strip():
             continue
         try:
-            ev = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise LogFormatError(
-                path, f"line {number}, column {exc.colno}", f"not valid JSON: {exc.msg}"
-            ) from None
+            ev = load_json(line)
+        except BadJson as exc:
+            where = f"line {number}" + (f", column {exc.column}" if exc.column else "")
+            raise LogFormatError(path, where, f"not valid JSON: {exc.message}") from None
         if not isinstance(ev, dict):
             raise LogFormatError(
                 path,

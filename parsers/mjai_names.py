@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
+from parsers.json_text import short
 
 __all__ = ["DRAGONS", "WIND_YAKU", "YAKUMAN_FAN", "YAKU_NAMES", "MjaiFail", "tile_of"]
 
@@ -30,7 +31,7 @@ def tile_of(text: object) -> Tile:
     if tile is None:
         if text == "?":
             raise MjaiFail("hidden tile '?': this is one player's view of the game, not a full log")
-        raise MjaiFail(f"{text!r} is not an mjai tile (1m..9s, 5mr, E S W N P F C)")
+        raise MjaiFail(f"{short(text)} is not an mjai tile (1m..9s, 5mr, E S W N P F C)")
     return tile
 
 

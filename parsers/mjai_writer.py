@@ -123,7 +123,7 @@ class _Writer:
         self.end_round()
         self.in_round = True
         self.concealed = [list(h) for h in ev.hands] + [[] for _ in range(4 - len(ev.hands))]
-        if ev.round_index >= 16:
+        if not 0 <= ev.round_index < 16:
             raise ValueError(f"{ev.pos}: round {ev.round_index} has no mjai bakaze")
         self.lines.append(
             {

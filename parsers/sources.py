@@ -263,8 +263,8 @@ def _load_json(data: bytes, path: str) -> GameLog:
     first = data.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
     try:
         event = json.loads(first)
-    except (ValueError, UnicodeDecodeError):
-        event = None  # a pretty-printed document: Tenhou JSON
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        event = None  # a pretty-printed document (Tenhou JSON), or its parser words the error
     # Imported here: a run over Tenhou XML alone never needs the JSON readers.
     if isinstance(event, dict) and "type" in event and "log" not in event:
         from parsers.mjai import parse_mjai

@@ -33,6 +33,7 @@ from mjaudit.events import (
     round_label,
 )
 from mjaudit.tiles import Tile
+from parsers.json_text import BadJson, load_json, short
 from parsers.tenhou_json_result import AkaFlags, JsonFail, parse_result, tile_of
 from parsers.tenhou_json_round import (
     Out,
@@ -76,7 +77,7 @@ def rules_hint_from_disp(disp: str, aka: bool | None, players: int) -> RulesHint
     if aka is None and tenhou_like:
         aka = "赤" in disp
     room = next((name for c, name in _ROOMS.items() if c in disp), None)
-    desc = f"{players}p Tenhou JSON, rule.disp {disp!r}"
+    desc = f"{players}p Tenhou JSON, rule.disp {short(disp)}"
     if not tenhou_like:
         desc += " (not a Tenhou room: rules assumed)"
     return RulesHint(
@@ -108,24 +109,21 @@ def _split_docs(data: bytes, path: str) -> list[_Doc]:
         raise LogFormatError(path, f"byte {exc.start}", "not UTF-8 text") from None
     docs: list[_Doc] = []
     try:
-        whole = json.loads(text)
-    except json.JSONDecodeError as first_error:
+        whole = load_json(text)
+    except BadJson as first_error:
         lines = text.splitlines()
-        if sum(1 for ln in lines if ln.strip()) < 2:
+        if first_error.line is None or sum(1 for ln in lines if ln.strip()) < 2:
             raise LogFormatError(
-                path,
-                f"line {first_error.lineno}, column {first_error.colno}",
-                f"not valid JSON: {first_error.msg}",
+                path, first_error.where or "top level", f"not valid JSON: {first_error.message}"
             ) from None
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise LogFormatError(
-                    path, f"line {number}, column {exc.colno}", f"not valid JSON: {exc.msg}"
-                ) from None
+                obj = load_json(line)
+            except BadJson as exc:
+                where = f"line {number}" + (f", column {exc.column}" if exc.column else "")
+                raise LogFormatError(path, where, f"not valid JSON: {exc.message}") from None
             if not isinstance(obj, dict):
                 raise LogFormatError(
                     path, f"line {number}", "expected a JSON object per line"
@@ -296,17 +294,17 @@ class _Game:
             raise JsonFail("a kyoku must be a list of 17 entries (§2.2)")
         head, start, dora, ura = kyoku[0], kyoku[1], kyoku[2], kyoku[3]
         if not (isinstance(head, list) and len(head) == 3 and all(type(x) is int for x in head)):
-            raise JsonFail(f"entry 0 must be [kyoku, honba, riichi sticks], got {head!r}")
+            raise JsonFail(f"entry 0 must be [kyoku, honba, riichi sticks], got {short(head)}")
         round_index, honba, sticks = head
         players = self.players
         if round_index < 0 or honba < 0 or sticks < 0:
-            raise JsonFail(f"entry 0 {head!r} has a negative number")
+            raise JsonFail(f"entry 0 {short(head)} has a negative number")
         dealer = round_index % 4
         if dealer >= players:
             raise JsonFail(f"kyoku {round_index} has dealer seat {dealer} in a {players}p game")
         label = round_label(round_index, honba)
         if not (isinstance(start, list) and len(start) == 4 and all(type(x) is int for x in start)):
-            raise JsonFail(f"{label}: entry 1 must be 4 start scores, got {start!r}")
+            raise JsonFail(f"{label}: entry 1 must be 4 start scores, got {short(start)}")
         if not isinstance(dora, list) or not dora:
             raise JsonFail(f"{label}: entry 2 must list the dora indicators")
         if not isinstance(ura, list):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from mjaudit.events import DrawClaims, DrawReason, Limit, WinClaims
 from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
+from parsers.json_text import short
 
 __all__ = [
     "DRAW_NAMES",
@@ -41,7 +42,7 @@ def tile_of(code: object, aka: AkaFlags) -> Tile:
     converter writes 51-53 for ids 16/52/88 even in aka-off games (§2.1, a pitfall).
     """
     if type(code) is not int:
-        raise JsonFail(f"{code!r} is not a tile number")
+        raise JsonFail(f"{short(code)} is not a tile number")
     suit, rank = divmod(code, 10)
     if 1 <= suit <= 3 and 1 <= rank <= 9:
         return Tile((suit - 1) * 9 + rank - 1)
@@ -114,20 +115,22 @@ YAKU_NAMES: dict[str, Yaku] = {
     # Sanma kita: the XML folds nuki dora into the dora count (§1.10), so do we.
     "抜きドラ": Yaku.DORA,
 }
-_YAKU_RE = re.compile(r"^(.+?)\((?:(\d+)飜|(役満|ダブル役満))\)$")
+# Numbers are ASCII digits, a few of them: int() would take other scripts' digits and
+# fail on thousands of them.
+_YAKU_RE = re.compile(r"^(.+?)\((?:([0-9]{1,3})飜|(役満|ダブル役満))\)$")
 
 
 def parse_yaku(text: object) -> tuple[Yaku, int | None]:
     """``"立直(1飜)"`` -> (RIICHI, 1); ``"大三元(役満)"`` -> (DAISANGEN, None)."""
     if not isinstance(text, str):
-        raise JsonFail(f"yaku {text!r} is not a string")
+        raise JsonFail(f"yaku {short(text)} is not a string")
     m = _YAKU_RE.match(text.strip())
     if m is None:
-        raise JsonFail(f"yaku {text!r} is not '<name>(<n>飜)' or '<name>(役満)'")
+        raise JsonFail(f"yaku {short(text)} is not '<name>(<n>飜)' or '<name>(役満)'")
     name = m.group(1).strip()
     yaku = YAKU_NAMES.get(name)
     if yaku is None:
-        raise JsonFail(f"unknown yaku name {name!r} in {text!r}")
+        raise JsonFail(f"unknown yaku name {short(name)} in {short(text)}")
     return yaku, int(m.group(2)) if m.group(2) is not None else None
 
 
@@ -149,8 +152,8 @@ LIMIT_NAMES = {
 }
 """Limit -> the text the writer puts in a score string."""
 _SCORE_RE = re.compile(
-    r"^(?:(?P<fu>\d+)符(?P<han>\d+)飜|(?P<limit>満貫|跳満|倍満|三倍満|数え役満|役満))"
-    r"(?P<a>\d+)(?:-(?P<b>\d+))?点(?P<all>∀)?$"
+    r"^(?:(?P<fu>[0-9]{1,4})符(?P<han>[0-9]{1,4})飜|(?P<limit>満貫|跳満|倍満|三倍満|数え役満|役満))"
+    r"(?P<a>[0-9]{1,9})(?:-(?P<b>[0-9]{1,9}))?点(?P<all>∀)?$"
 )
 
 
@@ -170,23 +173,25 @@ def parse_score(text: object, tsumo: bool, players: int) -> Score:
     ``a-b`` = each non-dealer pays a and the dealer pays b).
     """
     if not isinstance(text, str):
-        raise JsonFail(f"score {text!r} is not a string")
+        raise JsonFail(f"score {short(text)} is not a string")
     m = _SCORE_RE.match(text.strip())
     if m is None:
-        raise JsonFail(f"score string {text!r} is not like '30符4飜7700点' or '満貫2000-4000点'")
+        raise JsonFail(
+            f"score string {short(text)} is not like '30符4飜7700点' or '満貫2000-4000点'"
+        )
     a = int(m.group("a"))
     b = m.group("b")
     if b is not None:
         if not tsumo:
-            raise JsonFail(f"score {text!r} has two payments but the win is a ron")
+            raise JsonFail(f"score {short(text)} has two payments but the win is a ron")
         points = a * (players - 2) + int(b)
     elif m.group("all"):
         if not tsumo:
-            raise JsonFail(f"score {text!r} is paid by all (∀) but the win is a ron")
+            raise JsonFail(f"score {short(text)} is paid by all (∀) but the win is a ron")
         points = a * (players - 1)
     else:
         if tsumo:
-            raise JsonFail(f"score {text!r} is a single payment but the win is a tsumo")
+            raise JsonFail(f"score {short(text)} is a single payment but the win is a tsumo")
         points = a
     if m.group("limit"):
         return Score(None, None, _LIMITS[m.group("limit")], points)
@@ -231,13 +236,13 @@ class WinEntry:
 
 def _deltas(raw: object, what: str) -> tuple[int, ...]:
     if not isinstance(raw, list) or len(raw) != 4 or any(type(x) is not int for x in raw):
-        raise JsonFail(f"{what} must be 4 integers, got {raw!r}")
+        raise JsonFail(f"{what} must be 4 integers, got {short(raw)}")
     return tuple(raw)
 
 
 def _seat(raw: object, what: str, players: int) -> int:
     if type(raw) is not int or not 0 <= raw < players:
-        raise JsonFail(f"{what} {raw!r} is not a seat 0..{players - 1}")
+        raise JsonFail(f"{what} {short(raw)} is not a seat 0..{players - 1}")
     return raw
 
 
@@ -291,7 +296,7 @@ def parse_result(
     for nagashi mangan the JSON does not say who was tenpai (``None``).
     """
     if not isinstance(result, list) or not result or not isinstance(result[0], str):
-        raise JsonFail(f"result must be a list starting with its kind, got {result!r}"[:200])
+        raise JsonFail(f"result must be a list starting with its kind, got {short(result)}"[:200])
     kind = result[0]
     if kind == "和了":
         if len(result) < 3 or len(result) % 2 == 0:
@@ -303,9 +308,9 @@ def parse_result(
             for i in range(1, len(result), 2)
         ]
         return wins, None, None
-    reason = _DRAWS.get(kind)
+    reason = _DRAWS.get(kind) if isinstance(kind, str) else None
     if reason is None:
-        raise JsonFail(f"unknown result kind {kind!r}")
+        raise JsonFail(f"unknown result kind {short(kind)}")
     if len(result) > 2:
         raise JsonFail(
             f"{kind} result has {len(result) - 1} entries after its kind, expected 0 or 1"

@@ -39,6 +39,7 @@ from mjaudit.events import (
 )
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile, to_mpsz
+from parsers.json_text import short
 from parsers.tenhou_json_result import AkaFlags, JsonFail, WinEntry, tile_of
 
 __all__ = ["Out", "Take", "build_round", "order_actions", "parse_out", "parse_take"]
@@ -48,7 +49,7 @@ __all__ = ["Out", "Take", "build_round", "order_actions", "parse_out", "parse_ta
 _CALL_REL = {"c": {0: 3}, "p": {0: 3, 1: 2, 2: 1}, "m": {0: 3, 1: 2, 3: 1}}
 _KAKAN_REL = {0: 3, 1: 2, 2: 1}
 _CALL_KIND = {"c": MeldKind.CHI, "p": MeldKind.PON, "m": MeldKind.DAIMINKAN}
-_TOKEN_RE = re.compile(r"[a-z]|\d\d")
+_TOKEN_RE = re.compile(r"[a-z]|[0-9][0-9]")
 _MAX_STEPS = 200_000
 
 
@@ -84,10 +85,10 @@ def _split(raw: str) -> tuple[str, int, list[int]]:
     """``"47p4747"`` -> ("p", 1, [47, 47, 47]): the letter, its position, the tiles."""
     parts = _TOKEN_RE.findall(raw)
     if "".join(parts) != raw:
-        raise JsonFail(f"{raw!r} is not a call string")
+        raise JsonFail(f"{short(raw)} is not a call string")
     letters = [i for i, p in enumerate(parts) if p.isalpha()]
     if len(letters) != 1:
-        raise JsonFail(f"{raw!r} must have exactly one marker letter")
+        raise JsonFail(f"{short(raw)} must have exactly one marker letter")
     at = letters[0]
     return parts[at], at, [int(p) for p in parts if not p.isalpha()]
 
@@ -96,17 +97,19 @@ def parse_take(raw: object, index: int, aka: AkaFlags) -> Take:
     if type(raw) is int:
         return Take(raw, index, tile_of(raw, aka))
     if not isinstance(raw, str):
-        raise JsonFail(f"take {raw!r} is neither a tile nor a call string")
+        raise JsonFail(f"take {short(raw)} is neither a tile nor a call string")
     letter, at, codes = _split(raw)
     if letter not in _CALL_KIND:
-        raise JsonFail(f"take {raw!r}: {letter!r} is not a call (c, p, m)")
+        raise JsonFail(f"take {short(raw)}: {short(letter)} is not a call (c, p, m)")
     kind = _CALL_KIND[letter]
     want = 4 if kind is MeldKind.DAIMINKAN else 3
     if len(codes) != want:
-        raise JsonFail(f"take {raw!r}: a {kind.value} has {want} tiles, not {len(codes)}")
+        raise JsonFail(f"take {short(raw)}: a {kind.value} has {want} tiles, not {len(codes)}")
     rel = _CALL_REL[letter].get(at)
     if rel is None:
-        raise JsonFail(f"take {raw!r}: the marker {letter!r} cannot stand at position {at}")
+        raise JsonFail(
+            f"take {short(raw)}: the marker {short(letter)} cannot stand at position {at}"
+        )
     tiles = [tile_of(c, aka) for c in codes]
     called = tiles.pop(at)  # the tile right after the letter is the called one
     return Take(raw, index, called, kind, tuple(tiles), rel)
@@ -120,8 +123,8 @@ def parse_out(raw: object, index: int, aka: AkaFlags) -> Out:
             return Out(raw, index, "filler")
         return Out(raw, index, "discard", tile_of(raw, aka))
     if not isinstance(raw, str):
-        raise JsonFail(f"discard {raw!r} is neither a tile nor a string")
-    if raw.startswith("r") and raw[1:].isdigit():
+        raise JsonFail(f"discard {short(raw)} is neither a tile nor a string")
+    if raw.startswith("r") and raw[1:].isascii() and raw[1:].isdigit() and len(raw) <= 3:
         code = int(raw[1:])
         tile = None if code == 60 else tile_of(code, aka)
         return Out(raw, index, "discard", tile, riichi=True)
@@ -129,18 +132,18 @@ def parse_out(raw: object, index: int, aka: AkaFlags) -> Out:
     tiles = tuple(tile_of(c, aka) for c in codes)
     if letter == "f":
         if len(tiles) != 1 or at != 0:
-            raise JsonFail(f"kita {raw!r} must be 'f' and one tile")
+            raise JsonFail(f"kita {short(raw)} must be 'f' and one tile")
         return Out(raw, index, "kita", tiles=tiles)
     if letter == "a":
         if len(tiles) != 4 or len({t.kind for t in tiles}) != 1:
-            raise JsonFail(f"ankan {raw!r} must be four tiles of one kind")
+            raise JsonFail(f"ankan {short(raw)} must be four tiles of one kind")
         return Out(raw, index, "ankan", tiles=tiles)
     if letter == "k":
         rel = _KAKAN_REL.get(at)
         if len(tiles) != 4 or len({t.kind for t in tiles}) != 1 or rel is None:
-            raise JsonFail(f"kakan {raw!r} must be four tiles of one kind, 'k' at 0..2")
+            raise JsonFail(f"kakan {short(raw)} must be four tiles of one kind, 'k' at 0..2")
         return Out(raw, index, "kakan", tile=tiles[at], tiles=tiles)
-    raise JsonFail(f"discard {raw!r}: unknown marker {letter!r}")
+    raise JsonFail(f"discard {short(raw)}: unknown marker {short(letter)}")
 
 
 # -- the search for the order of play -----------------------------------------------
@@ -249,7 +252,7 @@ class _Search:
             take = self.takes[seat][sim.ti[seat]]
             if take.kind is not None:
                 raise self.fail(
-                    sim, f"seat {seat}'s take {take.raw!r} is a call where a draw is due"
+                    sim, f"seat {seat}'s take {short(take.raw)} is a call where a draw is due"
                 )
             sim.ti[seat] += 1
             sim.hands[seat][take.tile] += 1
@@ -312,7 +315,7 @@ class _Search:
         if take.kind is MeldKind.DAIMINKAN:
             # The kan takes a turn with no discard: a 0 filler in the discard list.
             if sim.di[x] == len(self.outs[x]) or self.outs[x][sim.di[x]].what != "filler":
-                raise self.fail(sim, f"seat {x}'s daiminkan {take.raw!r} has no 0 after it")
+                raise self.fail(sim, f"seat {x}'s daiminkan {short(take.raw)} has no 0 after it")
             sim.di[x] += 1
             sim.phase = "draw"
         else:
@@ -334,7 +337,7 @@ class _Search:
         if out.what == "filler":
             raise self.fail(sim, f"seat {seat}'s discard 0 does not follow a daiminkan")
         if sim.drawn is None:
-            raise self.fail(sim, f"seat {seat} declares {out.raw!r} without having drawn")
+            raise self.fail(sim, f"seat {seat} declares {short(out.raw)} without having drawn")
         if out.what == "ankan":
             self.remove(sim, seat, out.tiles, "declares a concealed kan of")
             meld = Meld(MeldKind.ANKAN, tuple(sorted(out.tiles)))

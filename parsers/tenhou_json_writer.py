@@ -261,6 +261,11 @@ def _score_text(ev: Win, dealer: int, players: int) -> str:
     if limit is Limit.NONE:
         if c.fu is None or c.han is None:
             raise ValueError(f"{ev.pos}: the win of seat {ev.seat} records no fu or han")
+        if not 0 <= c.han < 5:  # 2 ** (han + 2) of a claim of 10**12 han never ends
+            raise ValueError(
+                f"{ev.pos}: the win of seat {ev.seat} claims {c.han} han with no limit; "
+                "Tenhou's table has 1 to 4"
+            )
         base = c.fu * 2 ** (c.han + 2)
         head = f"{c.fu}符{c.han}飜"
     else:

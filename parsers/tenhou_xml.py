@@ -8,6 +8,7 @@ It never judges a hand.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -98,6 +99,11 @@ _DAN_NAMES = [
     "tenhoui",
 ]
 
+# A player's dan (0..20) and rate ("1500.00") as UN writes them; anything else is
+# left out rather than refused: they are not claims the audit checks.
+_DAN_TEXTS = frozenset(str(i) for i in range(len(_DAN_NAMES)))
+_is_rate = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9})?").fullmatch
+
 _INIT_HANDS = tuple((f"hai{i}", f"INIT hai{i}") for i in range(4))
 _YAKU_BY_ID = {int(y): y for y in Yaku}
 _LIMITS = tuple(Limit)  # by code 0..5
@@ -129,8 +135,31 @@ class _ElementSource:
         return SourcePos(self.path, number, f"{letters[ev.seat]}{ev.tile_id}", "element")
 
 
-class _Fail(Exception):
+class _Fail(ValueError):
     """Raised inside tag handlers; turned into LogFormatError with the position."""
+
+
+# A number: ASCII digits, at most 15 of them, with a sign and spaces around as int()
+# allows. int() would take more (other scripts' digits, "_", thousands of digits, the
+# last a ValueError of its own) that no log holds.
+_INT_TEXT = r"[ \t\r\n]*[-+]?[0-9]{1,15}[ \t\r\n]*"
+_is_int = re.compile(_INT_TEXT).fullmatch
+_is_int_list = re.compile(rf"{_INT_TEXT}(?:,{_INT_TEXT})*").fullmatch
+_is_result = re.compile(r"[ \t\r\n]*[-+]?[0-9]{1,15}(?:\.[0-9]{1,15})?[ \t\r\n]*").fullmatch
+_is_long_int = re.compile(r"[ \t\r\n]*[-+]?[0-9]+[ \t\r\n]*").fullmatch
+
+
+def _short(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut to about ``limit`` characters."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"... ({len(text)} chars)"
+
+
+def _not_int(what: str, text: str) -> _Fail:
+    if all(_is_long_int(t) for t in text.split(",")):  # digits only: too many of them
+        return _Fail(f"{what} holds a number of more than 15 digits: {_short(text)}")
+    return _Fail(
+        f"{what} is not {'a list of integers' if ',' in text else 'an integer'}: {_short(text)}"
+    )
 
 
 def _ints(text: str | None, what: str) -> list[int]:
@@ -138,19 +167,17 @@ def _ints(text: str | None, what: str) -> list[int]:
         raise _Fail(f"missing {what}")
     if not text.strip():
         return []
-    try:
-        return list(map(int, text.split(",")))
-    except ValueError:
-        raise _Fail(f"{what} is not a list of integers: {text!r}") from None
+    if _is_int_list(text) is None:
+        raise _not_int(what, text)
+    return list(map(int, text.split(",")))
 
 
 def _int(text: str | None, what: str) -> int:
     if text is None:
         raise _Fail(f"missing {what}")
-    try:
-        return int(text)
-    except ValueError:
-        raise _Fail(f"{what} is not an integer: {text!r}") from None
+    if _is_int(text) is None:
+        raise _not_int(what, text)
+    return int(text)
 
 
 def _check_ids(ids: list[int], what: str) -> list[int]:
@@ -192,13 +219,19 @@ def decode_meld(who: int, m: int, aka: bool = True) -> Meld:
     """Decode the ``m`` bitfield of an ``N`` tag (or of AGARI ``m``) for caller ``who``.
 
     Bits 0-1 are the source seat relative to the caller, counted mod 4 in sanma too.
+    A code that stands for no meld (outside 0..65535, or naming a tile that does not
+    exist) is a ValueError.
     """
+    if not 0 <= m <= 0xFFFF:
+        raise _Fail(f"meld code {m} is outside 0..65535")
     rel = m & 3
     from_seat = (who + rel) % 4
     if m & 0x4:  # chi
         base_called = m >> 10
         called_index = base_called % 3
         base = base_called // 3
+        if base >= 21:  # 7 runs a suit, 3 suits
+            raise _Fail(f"meld {m}: chi run {base} is outside 0..20")
         base = (base // 7) * 9 + base % 7
         ids = tuple((base + i) * 4 + ((m >> (3 + 2 * i)) & 3) for i in range(3))
         tiles = tuple(tile_from_id(i, aka) for i in ids)
@@ -257,8 +290,16 @@ def decode_meld(who: int, m: int, aka: bool = True) -> Meld:
 _decode_meld_cached = lru_cache(maxsize=64)(decode_meld)
 
 
-def _rules_hint(attrs: Attrs, players_hint: int | None) -> RulesHint:
+def _go_type(attrs: Attrs) -> int:
+    """The GO ``type`` bitfield (9, a ranked 4-player hanchan, when absent)."""
     gtype = _int(attrs.get("type", "9"), "GO type")
+    if not 0 <= gtype <= 0xFFFF:
+        raise _Fail(f"GO type {gtype} is outside 0..65535")
+    return gtype
+
+
+def _rules_hint(attrs: Attrs, players_hint: int | None) -> RulesHint:
+    gtype = _go_type(attrs)
     players = 3 if gtype & 0x10 else 4
     if players_hint is not None and players_hint != players:
         players = players_hint
@@ -324,7 +365,7 @@ class _Reader:
             return
         players_hint = None
         if self.players and len(self.players) == 4 and self.players[3].name == "":
-            players_hint = 3 if int(self.go.get("type", "9")) & 0x10 else None
+            players_hint = 3 if _go_type(self.go) & 0x10 else None
         hint = _rules_hint(self.go, players_hint)
         self.aka = bool(hint.aka)
         self.n_players = hint.players
@@ -344,7 +385,7 @@ class _Reader:
 
     def on_go(self, a: Attrs) -> None:
         self.go = {str(k): str(v) for k, v in a.items()}
-        self.aka = not _int(a.get("type", "9"), "GO type") & 0x2
+        self.aka = not _go_type(a) & 0x2
 
     def on_un(self, a: Attrs) -> None:
         names = [a.get(f"n{i}") for i in range(4)]
@@ -358,8 +399,8 @@ class _Reader:
                 self.players.append(
                     PlayerInfo(
                         unquote(names[i] or ""),
-                        _DAN_NAMES[int(dan)] if dan.isdigit() and int(dan) < 21 else None,
-                        float(rate) if rate.replace(".", "", 1).isdigit() else None,
+                        _DAN_NAMES[int(dan)] if dan in _DAN_TEXTS else None,
+                        float(rate) if _is_rate(rate) else None,
                         sexes[i] if i < len(sexes) and sexes[i] else None,
                     )
                 )
@@ -396,18 +437,30 @@ class _Reader:
         seed = _ints(a.get("seed"), "INIT seed")
         if len(seed) != 6:
             raise _Fail(f"INIT seed has {len(seed)} numbers, expected 6")
+        if min(seed[:3]) < 0:
+            raise _Fail("INIT seed: the round, honba and riichi sticks cannot be negative")
+        if not (0 <= seed[3] <= 5 and 0 <= seed[4] <= 5):
+            raise _Fail(f"INIT seed: dice {seed[3]},{seed[4]} are outside 0..5")
         ten = _ints(a.get("ten"), "INIT ten")
         if len(ten) != 4:
             raise _Fail(f"INIT ten has {len(ten)} numbers, expected 4")
         dealer = self.seat(a, "oya")
         hand_ids: list[tuple[int, ...]] = []
-        for key, what in _INIT_HANDS:
+        players = self.n_players
+        for seat, (key, what) in enumerate(_INIT_HANDS):
             ids = _tile_ids(a.get(key, ""), what)
-            if ids and len(ids) != 13:
+            if seat < players and len(ids) != 13:
+                if key not in a:
+                    raise _Fail(f"INIT has no {key}: every seat is dealt 13 tiles")
+                if not ids:
+                    raise _Fail(f"{what} is empty in a {players}-player game")
                 raise _Fail(f"{what} has {len(ids)} tiles, expected 13")
+            if seat >= players and ids:
+                raise _Fail(
+                    f"{what} deals {len(ids)} tiles in a three-player game "
+                    f"(GO type {_go_type(self.go)} has the three-player bit 0x10)"
+                )
             hand_ids.append(ids)
-        if self.n_players == 4 and not hand_ids[3]:
-            raise _Fail("INIT hai3 is empty in a four-player game")
         _check_ids([seed[5]], "INIT dora indicator")
         self.last_draw[:] = [None] * 4  # cleared in place: the parse loop holds it
         self.in_round = True
@@ -574,21 +627,25 @@ class _Reader:
         parts = owari.split(",")
         if len(parts) < 8 or len(parts) % 2:
             raise _Fail(f"owari has {len(parts)} values, expected score,result pairs")
-        try:
-            finals = tuple(int(parts[i]) * 100 for i in range(0, 8, 2))
-            results = tuple(float(parts[i]) for i in range(1, 8, 2))
-        except ValueError:
-            raise _Fail(f"owari is not numeric: {owari!r}") from None
+        if not all(map(_is_int, parts[0:8:2])) or not all(map(_is_result, parts[1:8:2])):
+            raise _Fail(f"owari is not numeric: {_short(owari)}")
+        finals = tuple(int(parts[i]) * 100 for i in range(0, 8, 2))
+        results = tuple(float(parts[i]) for i in range(1, 8, 2))
         texts = tuple(parts[i] for i in range(1, 8, 2))
         self.events.append(GameEnd(self.pos, EndClaims(finals, results, texts)))
         self.in_round = False
         self.ended = True
 
 
+# Control characters (a newline in an attribute, say) shown escaped: a message is one line.
+_CONTROLS = {c: f"\\x{c:02x}" for c in (*range(32), 127)}
+
+
 def _describe(el: etree._Element) -> str:
     attrs = " ".join(f'{k!s}="{v!s}"' for k, v in el.attrib.items())
     text = f"<{el.tag}{' ' + attrs if attrs else ''}/>"
-    return text if len(text) <= 80 else text[:77] + "...>"
+    text = text if len(text) <= 80 else text[:77] + "...>"
+    return text.translate(_CONTROLS)
 
 
 _PARSER_OPTIONS = {
@@ -609,7 +666,9 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
         line, col = exc.position if exc.position else (0, 0)
-        msg = str(exc.msg)
+        # libxml2 may add ", line L, column C" on a line of its own: the position is
+        # given once, in front, so the message keeps to its first line.
+        msg = str(exc.msg).split("\n", 1)[0].strip()
         where = f"line {line}, column {col}"
         raise LogFormatError(path, where, f"not well-formed XML: {msg}") from None
     tree = root.getroottree()
@@ -669,11 +728,14 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
             raise LogFormatError(path, where, "unexpected non-element node (entity reference?)")
         try:
             spec = _TILE_LETTERS.get(tag[0])
-            if spec is not None and tag[1:].isdigit():
+            number = tag[1:]
+            if spec is not None and number.isascii() and number.isdigit():
                 # A draw or discard the table above does not hold ("T0012", "D136").
                 if not in_round:
                     raise _Fail("draw or discard outside a hand (no INIT before it)")
-                tile_id = int(tag[1:])
+                if len(number) > 6:
+                    raise _Fail(f"tile id {_short(number)} is outside 0..135")
+                tile_id = int(number)
                 if tile_id >= 136:
                     raise _Fail(f"tile id {tile_id} is outside 0..135")
                 is_draw, seat = spec
@@ -687,7 +749,7 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
                 continue
             handler = handlers.get(tag)
             if handler is None:
-                raise _Fail(f"unknown tag <{tag}>")
+                raise _Fail(f"unknown tag <{tag if len(tag) <= 20 else tag[:20] + '...'}>")
             reader.pos = pos
             handler(el.attrib)
             table = reader.table  # GO may switch red fives off

@@ -69,9 +69,10 @@ def test_melds_and_kans(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_not_a_win_exits_1_with_an_error_document(capsys: pytest.CaptureFixture[str]) -> None:
-    code, doc = _json(capsys, "123m456p789s1357z", "--win", "7z", "--ron")
+    code, doc = _json(capsys, "123m456p789s13577z", "--win", "7z", "--ron")
     assert code == 1 and doc["error"] == "not-a-winning-hand"
-    code, doc = _json(capsys, "234m567p22345678s", "--win", "8s", "--ron", "--meld", "chi:123p")
+    # (A hand of the wrong size is bad usage, exit 2: tests/test_malformed.py.)
+    code, doc = _json(capsys, "234m567p22345s", "--win", "5s", "--ron", "--meld", "chi:123p")
     assert code == 1 and doc["error"] in ("not-a-winning-hand", "no-yaku-win")
 
 

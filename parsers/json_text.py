@@ -1,0 +1,85 @@
+"""Reading JSON text from a log, with the limits a hostile file needs.
+
+``json.loads`` alone lets three things escape as exceptions that are not a
+:class:`json.JSONDecodeError`: nesting deeper than the interpreter's recursion
+limit (RecursionError), an integer of more than 4,300 digits (ValueError), and
+NaN or Infinity, which are not JSON at all. :func:`load_json` turns each into a
+:class:`BadJson` with the line and column where it can tell them, and refuses
+integers of more than 15 digits, which no log holds and which would overflow the
+formatting of a score later. :func:`short` quotes any value read from a log for an
+error message, cut to a few elements and characters whatever its size or depth.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import reprlib
+from typing import Any
+
+__all__ = ["MAX_DIGITS", "BadJson", "load_json", "short"]
+
+MAX_DIGITS = 15
+
+
+class BadJson(ValueError):
+    """Text that is not JSON a log may hold; ``line`` and ``column`` from 1 when known."""
+
+    def __init__(self, message: str, line: int | None = None, column: int | None = None) -> None:
+        self.message = message
+        self.line = line
+        self.column = column
+        super().__init__(message)
+
+    @property
+    def where(self) -> str:
+        """``line 3, column 7`` (or less, as far as it is known)."""
+        if self.line is None:
+            return ""
+        return f"line {self.line}" + (f", column {self.column}" if self.column else "")
+
+
+class _Refused(Exception):
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise _Refused(f"a number of {len(text.lstrip('-'))} digits (at most {MAX_DIGITS})")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused(f"the number {text[:20]} is out of range")
+    return value
+
+
+def _constant(name: str) -> float:
+    raise _Refused(f"{name} is not a JSON number")
+
+
+def load_json(text: str) -> Any:
+    """Parse JSON ``text``; anything that is not a log's JSON is a :class:`BadJson`."""
+    try:
+        return json.loads(text, parse_int=_int, parse_float=_float, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
+        raise BadJson(exc.msg, exc.lineno, exc.colno) from None
+    except _Refused as exc:
+        raise BadJson(exc.message) from None
+    except RecursionError:
+        raise BadJson("arrays or objects nested too deeply") from None
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 3
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = 8
+_REPR.maxstring = _REPR.maxother = 40
+_REPR.maxlong = 20
+
+
+def short(value: object) -> str:
+    """``value`` for an error message: a bounded repr, one line."""
+    return _REPR.repr(value)
