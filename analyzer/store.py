@@ -533,9 +533,14 @@ def _open(
             raise StoreError(guard.damage_message(Path(root), damaged))
         time.sleep(0.1)
     con = sp.connect()
-    sp.define_views(
-        con, {t: [sp.part_file(base, cat.AUDIT_VERSION, t, p) for p in parts] for t in tables}
-    )
+    try:  # a view reads each file's footer
+        sp.define_views(
+            con, {t: [sp.part_file(base, cat.AUDIT_VERSION, t, p) for p in parts] for t in tables}
+        )
+    except sp.error() as exc:
+        conn.close()
+        con.close()
+        raise _read_error(root, exc) from None
     return conn, con
 
 
