@@ -588,9 +588,13 @@ def query(root: str | os.PathLike[str], sql: str) -> tuple[list[str], Iterator[t
 
 def _read_error(root: str | os.PathLike[str], exc: Exception) -> StoreError:
     """DuckDB's error as one line; a part it could not read is checked fully and named."""
+    import duckdb
+
     text = str(exc)
     folder = str(_store_db(root).parent.resolve() / f"v{cat.AUDIT_VERSION}")
-    if folder in text:
+    reading = (duckdb.IOException, duckdb.InvalidInputException, duckdb.InternalException,
+               duckdb.SerializationException)  # fmt: skip
+    if folder in text or type(exc) is duckdb.Error or isinstance(exc, reading):
         try:
             conn = cat.connect(_store_db(root), read_only=True)
             try:
