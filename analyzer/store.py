@@ -47,7 +47,6 @@ from typing import TYPE_CHECKING
 from analyzer import store_catalog as cat
 from analyzer import store_guard as guard
 from analyzer import store_parts as sp
-from analyzer.store_query import check_statement, lock_down
 from analyzer.store_catalog import (
     DB_NAME,
     GameRows,
@@ -57,6 +56,7 @@ from analyzer.store_catalog import (
     game_rows,
     known_content,
 )
+from analyzer.store_query import check_statement, lock_down
 from mjaudit.findings import JsonValue
 
 if TYPE_CHECKING:

@@ -194,9 +194,7 @@ def _has_part_files(conn: sqlite3.Connection) -> bool:
     return row is not None
 
 
-def registered_files(
-    conn: sqlite3.Connection, root: Path, version: str | None
-) -> list[PartFile]:
+def registered_files(conn: sqlite3.Connection, root: Path, version: str | None) -> list[PartFile]:
     """Every file of the parts registered at ``version`` (every version with None).
 
     A store written before checksums were recorded, opened read-only, has no
@@ -360,9 +358,8 @@ def clean(conn: sqlite3.Connection, root: Path) -> int:
             if not sub.is_dir():
                 continue
             for p in list(sub.iterdir()):
-                if p.name.endswith(".tmp"):
-                    removed += _unlink(p)
-                elif p.suffix == ".parquet" and (version, p.stem) not in registered:
+                orphan = p.suffix == ".parquet" and (version, p.stem) not in registered
+                if orphan or p.name.endswith(".tmp"):
                     removed += _unlink(p)
     return removed
 
@@ -400,9 +397,7 @@ def repair(
             )
             forgotten += cur.rowcount
             for table in ("contents", "parts", "part_files"):
-                conn.execute(
-                    f"DELETE FROM {table} WHERE audit_version = ? AND part = ?", (v, part)
-                )
+                conn.execute(f"DELETE FROM {table} WHERE audit_version = ? AND part = ?", (v, part))
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")

@@ -61,7 +61,7 @@ def check_statement(con: duckdb.DuckDBPyConnection, sql: str) -> str:
     kind = st.type.name
     if kind == "EXPLAIN":
         m = _EXPLAIN.match(st.query)
-        inner_sql = st.query[m.end():] if m else ""
+        inner_sql = st.query[m.end() :] if m else ""
         try:
             inner = duckdb.extract_statements(inner_sql) if inner_sql.strip() else []
         except duckdb.Error:
