@@ -331,23 +331,17 @@ def _unlink(path: Path) -> int:
 def clean(conn: sqlite3.Connection, root: Path) -> int:
     """Remove what dead runs left: staging, half-written parts, unregistered parts.
 
-    Call only under the lock. Complete manifests directly in ``parts/`` (written by
-    Spark or Ray tasks, docs/scale.md) are kept for :meth:`Store.ingest_part`.
+    Call only under the lock: the driver's CSV stage (``tmp/``), the folders its
+    workers wrote parts into (``parts/run-<pid>/``), ``*.tmp`` files and part files
+    the catalog does not list. Files directly in ``parts/`` belong to tasks that
+    Spark or Ray run without the lock (docs/scale.md) and are left for
+    :meth:`Store.ingest_part`.
     """
     removed = 0
     tmp = root / "tmp"
     if tmp.is_dir():
         removed += sum(_unlink(p) for p in list(tmp.iterdir()))
-    parts = root / "parts"
-    if parts.is_dir():
-        for p in list(parts.iterdir()):
-            name = p.name
-            if name.startswith("run-") or name.endswith(".tmp") or name.startswith("."):
-                removed += _unlink(p)
-            elif name.endswith(".parquet"):
-                manifest = p.with_name(name.split(".")[0] + ".json")
-                if not manifest.exists():
-                    removed += _unlink(p)
+    removed += sum(_unlink(p) for p in list(root.glob("parts/run-*")))
     registered = {
         (str(v), str(p)) for p, v in conn.execute("SELECT part, audit_version FROM parts")
     }

@@ -43,6 +43,7 @@ def _audit_files(
 ) -> tuple[list[FileAudit], RunSummary]:
     """Audit through analyzer.batch; with --store only the run's counts are kept."""
     from analyzer.batch import BatchOptions, RunSummary, Shard, audit_many
+    from analyzer.store_catalog import StoreError
     from parsers.containers import Selection
 
     # Only --executor dask can raise DaskUnavailable; other runs need not import it.
@@ -62,8 +63,6 @@ def _audit_files(
     summary = RunSummary()
     keep = scale["store"] is None
     results: list[FileAudit] = []
-    from analyzer.store_catalog import StoreError
-
     try:
         for o in audit_many(
             paths, opts, jobs=jobs, batch_size=scale["batch"], shard=shard, store=scale["store"],
