@@ -118,7 +118,8 @@ class Store:
         self.run_dir = guard.run_dir(self.root.resolve())
         self._lock = guard.StoreLock(self.root, lock_wait, on_wait)
         try:
-            self._conn = cat.connect(self.path)
+            new_ok = not any(self.root.glob("v*/*/part-*.parquet"))
+            self._conn = cat.connect(self.path, new_ok=new_ok)
             try:
                 with self._catalog():
                     guard.fill_checksums(self._conn, self.root)

@@ -166,8 +166,12 @@ def _json(value: JsonValue) -> str | None:
     return None if value is None else json.dumps(value, ensure_ascii=False)
 
 
-def connect(path: Path, read_only: bool = False) -> sqlite3.Connection:
-    """The catalog; a file that is not a readable catalog is a :class:`StoreError`."""
+def connect(path: Path, read_only: bool = False, new_ok: bool = True) -> sqlite3.Connection:
+    """The catalog; a file that is not a readable catalog is a :class:`StoreError`.
+
+    A writer creates the tables of a new catalog; with ``new_ok`` false (the store
+    already holds part files) a catalog without them is lost, not new.
+    """
     if read_only and not path.exists():
         raise FileNotFoundError(f"{path.parent}: not a results store (no {path.name})")
     try:
@@ -178,6 +182,14 @@ def connect(path: Path, read_only: bool = False) -> sqlite3.Connection:
             conn = sqlite3.connect(path, timeout=30, isolation_level=None)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
+            held = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'inputs'").fetchone()
+            if held is None and not new_ok:
+                conn.close()
+                raise StoreError(
+                    f"{path}: the catalog is missing or empty, but the store holds part "
+                    f"files: restore it from a backup, or move the store aside and audit "
+                    f"again into a new one"
+                )
             conn.executescript(_SCHEMA)
         for name in ("inputs", "contents", "parts"):
             conn.execute(f"SELECT 1 FROM {name} LIMIT 1").fetchall()
