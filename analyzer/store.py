@@ -166,9 +166,8 @@ class Store:
                 self._stage = None
             self._conn.close()
             shutil.rmtree(self.run_dir, ignore_errors=True)
-            for empty in (self.root / "tmp", self.root / "parts"):
-                with contextlib.suppress(OSError):
-                    empty.rmdir()
+            with contextlib.suppress(OSError):
+                (self.root / "tmp").rmdir()  # if empty
             self._lock.release()
 
     def seen(self, key: str) -> bool:

@@ -450,7 +450,8 @@ def test_what_a_killed_run_left_is_cleaned_by_the_next(
 def test_a_run_leaves_no_staging_of_its_own(logs: Path, tmp_path: Path) -> None:
     st = tmp_path / "store"
     run([str(logs)], st, jobs=2, batch_size=2)
-    assert not (st / "tmp").exists() and not (st / "parts").exists()
+    assert not (st / "tmp").exists()
+    assert list((st / "parts").iterdir()) == []
 
 
 # ---- failed inputs are tried again -------------------------------------------------
