@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -234,6 +235,24 @@ def test_a_second_writer_waits_then_gives_up_naming_the_holder(
             assert "gave up after 0 s" in one_line(err.splitlines()[-1] + "\n")
     with Store(store, lock_wait=0):  # released on close
         pass
+
+
+def test_a_waiting_writer_says_so_once_and_goes_on_when_the_lock_is_free(
+    store: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from analyzer.store_guard import StoreLock
+
+    holder = StoreLock(store)  # as a writer in another process holds it
+    timer = threading.Timer(0.6, holder.release)
+    timer.start()
+    try:
+        code, out, err = cli(["compact", "--store", str(store), "--lock-wait", "60"], capsys)
+    finally:
+        timer.join()
+    assert code == 0 and out.startswith("compacted")
+    assert one_line(err) == (
+        f"mjaudit: {store}: waiting up to 60 s for the store's lock, held by pid {os.getpid()}"
+    )
 
 
 # ---- checksums, damaged parts, repair --------------------------------------------
