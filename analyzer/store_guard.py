@@ -104,8 +104,9 @@ class StoreLock:
             self.fd = None
             raise
         _held.add(self.fd)
-        os.ftruncate(self.fd, 0)
-        os.pwrite(self.fd, f"{os.getpid()}\n".encode(), 0)
+        with contextlib.suppress(OSError):  # the pid is only for messages
+            os.ftruncate(self.fd, 0)
+            os.pwrite(self.fd, f"{os.getpid()}\n".encode(), 0)
 
     def _acquire(self, root: Path, wait: float, on_wait: Callable[[str], None]) -> None:
         assert self.fd is not None
@@ -117,6 +118,11 @@ class StoreLock:
                 return
             except BlockingIOError:
                 pass
+            except OSError as exc:  # a file system without flock
+                raise StoreError(
+                    f"{self.path}: cannot lock the store: {exc.strerror}; use a folder on a "
+                    f"file system that supports flock"
+                ) from None
             holder = self._holder()
             if time.monotonic() >= deadline:
                 raise StoreError(
