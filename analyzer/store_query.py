@@ -52,6 +52,10 @@ def check_statement(con: duckdb.DuckDBPyConnection, sql: str) -> str:
     import duckdb
 
     try:
+        sql.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise StoreError(f"query: the SQL is not valid UTF-8 (at character {exc.start})") from None
+    try:
         statements = duckdb.extract_statements(sql)
     except duckdb.Error as exc:
         raise StoreError(str(exc).splitlines()[0]) from None

@@ -155,6 +155,11 @@ def test_exactly_one_statement(store: Path, capsys: pytest.CaptureFixture[str]) 
         query(store, "PRAGMA version")
 
 
+def test_sql_that_is_not_utf8_is_one_line(store: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = cli(["query", "--store", str(store), "SELECT '\udcff'"], capsys)
+    assert code == 2 and "not valid UTF-8" in one_line(err)
+
+
 def test_the_connection_is_locked_down(store: Path) -> None:
     _, rows = query(
         store,
