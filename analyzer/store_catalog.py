@@ -182,13 +182,19 @@ def connect(path: Path, read_only: bool = False, new_ok: bool = True) -> sqlite3
             conn = sqlite3.connect(path, timeout=30, isolation_level=None)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
-            held = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'inputs'").fetchone()
-            if held is None and not new_ok:
+            names = {str(n) for (n,) in conn.execute("SELECT name FROM sqlite_master")}
+            if "inputs" not in names and names:
                 conn.close()
                 raise StoreError(
-                    f"{path}: the catalog is missing or empty, but the store holds part "
-                    f"files: restore it from a backup, or move the store aside and audit "
-                    f"again into a new one"
+                    f"{path}: not a store catalog (it holds other tables: "
+                    f"{', '.join(sorted(names)[:3])}); give --store a folder of its own"
+                )
+            if "inputs" not in names and not new_ok:
+                conn.close()
+                raise StoreError(
+                    f"{path}: the catalog is missing or empty, but the store holds part files: "
+                    f"restore it from a backup, or move the store aside and audit again into a "
+                    f"new one"
                 )
             conn.executescript(_SCHEMA)
         for name in ("inputs", "contents", "parts"):

@@ -377,9 +377,18 @@ def test_merge_refuses_a_damaged_shard(
     assert str(victim) in one_line(err) and "compact --repair" in err
 
 
+def _foreign(p: Path) -> None:
+    p.unlink()
+    conn = sqlite3.connect(p)
+    conn.execute("CREATE TABLE logs (log_id TEXT, log_content BLOB)")
+    conn.commit()
+    conn.close()
+
+
 @pytest.mark.parametrize(
     "damage",
     [
+        pytest.param(_foreign, id="another-programs-database"),
         pytest.param(lambda p: p.write_bytes(os.urandom(4096)), id="garbage"),
         pytest.param(lambda p: p.write_bytes(b"\0" * 100 + p.read_bytes()[100:]), id="header"),
         pytest.param(lambda p: p.write_bytes(b""), id="empty"),
