@@ -363,6 +363,8 @@ def test_a_damaged_part_is_named_with_the_fix_and_repair_makes_the_store_whole(
     again = run([str(logs)], st)
     assert again.by_status == {"ok": lost}
     assert stats(st) == stats(whole)
+    code, out, _ = cli(["compact", "--repair", "--store", str(st)], capsys)
+    assert code == 0 and "dropped 0 damaged parts (0 games); 0 inputs" in out
     hands = "SELECT count(*), sum(delta) FROM hands"
     assert list(query(st, hands)[1]) == list(query(whole, hands)[1])
 
