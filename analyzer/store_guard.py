@@ -49,6 +49,7 @@ __all__ = [
     "fill_checksums",
     "registered_files",
     "repair",
+    "row_count_problem",
     "run_dir",
 ]
 
@@ -286,8 +287,9 @@ def damage_message(root: Path, damaged: Sequence[Damage]) -> str:
     )
 
 
-def row_counts_differ(con: duckdb.DuckDBPyConnection, f: PartFile) -> str | None:
-    """Whether DuckDB reads the file's footer and finds the rows the catalog recorded."""
+def row_count_problem(con: duckdb.DuckDBPyConnection, f: PartFile) -> str | None:
+    """What is wrong with the file's footer as DuckDB reads it (rows the catalog did not
+    record, or no footer at all), or None."""
     from analyzer.store_parts import error, sql_str
 
     try:
@@ -378,7 +380,7 @@ def repair(
     for f in registered_files(conn, root, version):
         if (f.version, f.part) in seen:
             continue
-        problem = row_counts_differ(con, f)
+        problem = row_count_problem(con, f)
         if problem is not None:
             seen.add((f.version, f.part))
             n = conn.execute(
