@@ -574,6 +574,7 @@ def audit_many(
     window: int | None = None,
     progress: bool | None = None,
     summary: RunSummary | None = None,
+    lock_wait: float | None = None,
 ) -> Iterator[Outcome]:
     """Audit every log under ``paths``; outcomes come in input order.
 
@@ -582,7 +583,8 @@ def audit_many(
     ``make_executor``, ``jobs > 1`` uses a local process pool (``jobs == 0``: one
     worker per CPU when there is more than one batch, else this process), and ``executor``
     ``dask`` a Dask cluster at ``scheduler`` (an address, a scheduler file, or
-    ``local`` for a LocalCluster of ``jobs`` workers).
+    ``local`` for a LocalCluster of ``jobs`` workers). ``lock_wait`` bounds the wait
+    for another writer's lock on the store (``analyzer.store_guard``).
     """
     if jobs == 0 and (executor == "dask" or make_executor is not None):
         jobs = available_cpus()
@@ -593,6 +595,7 @@ def audit_many(
             yield from audit_many(
                 paths, opts, jobs=threads, batch_size=batch_size, shard=shard, store=store,
                 make_executor=make, window=window, progress=progress, summary=summary,
+                lock_wait=lock_wait,
             )  # fmt: skip
         return
     summary = summary if summary is not None else RunSummary()
@@ -601,7 +604,7 @@ def audit_many(
     if store is not None:
         from analyzer.store import Store
 
-        writer = Store(store)
+        writer = Store(store) if lock_wait is None else Store(store, lock_wait=lock_wait)
 
     def want(loc: Locator) -> bool:
         if shard is not None and not shard.holds(loc):
@@ -644,9 +647,11 @@ def audit_many(
             bar.close()
         if writer is not None:
             failed = sum(summary.by_status.get(s, 0) for s in ("error", "timeout", "crashed"))
-            writer.record_run(time.strftime("%Y-%m-%dT%H:%M:%S"), summary.inputs, summary.skipped,
-                              failed)  # fmt: skip
-            writer.close()
+            try:
+                writer.record_run(time.strftime("%Y-%m-%dT%H:%M:%S"), summary.inputs,
+                                  summary.skipped, failed)  # fmt: skip
+            finally:
+                writer.close()
 
 
 def _with_store(
@@ -657,6 +662,6 @@ def _with_store(
     from dataclasses import replace
 
     root = str(writer.root.resolve())
-    # Distributed workers write their own part files beside the store.
-    part_dir = os.path.join(root, "parts") if make_executor is not None else None
+    # Workers write their own part files beside the store, in a folder of this run's.
+    part_dir = str(writer.run_dir) if make_executor is not None else None
     return replace(opts, store=root, part_dir=part_dir)

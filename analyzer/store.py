@@ -20,24 +20,31 @@ that records its inputs as done: readers (``stats``, ``query``, DuckDB over the
 registered files) see whole parts only, and can read while an audit writes. A
 file that was written but never registered (a crash in between) is ignored.
 
-A re-run skips inputs whose cheap key is known for this AUDIT_VERSION, and a
-worker skips auditing a content hash the store already holds. A new AUDIT_VERSION
-re-audits into a new ``v{N}/`` folder; queries read the current version's parts.
+A re-run skips inputs whose cheap key is known for this AUDIT_VERSION (those that
+failed are tried again), and a worker skips auditing a content hash the store
+already holds. A new AUDIT_VERSION re-audits into a new ``v{N}/`` folder; queries
+read the current version's parts.
+
+Writers hold the store's lock; parts carry checksums and are checked when the
+store is opened (:mod:`analyzer.store_guard`); ``query`` runs one read-only
+statement on a locked-down DuckDB (:mod:`analyzer.store_read`,
+:mod:`analyzer.store_query`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import re
+import shutil
 import sqlite3
-import tempfile
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from analyzer import store_catalog as cat
+from analyzer import store_guard as guard
 from analyzer import store_parts as sp
 from analyzer.store_catalog import (
     DB_NAME,
@@ -48,7 +55,7 @@ from analyzer.store_catalog import (
     game_rows,
     known_content,
 )
-from mjaudit.findings import JsonValue
+from analyzer.store_read import query, stats, stats_text
 
 if TYPE_CHECKING:
     import duckdb
@@ -82,6 +89,12 @@ class Store:
     Rows are staged as CSV as batches arrive and written as one Parquet part per
     table every ``part_games`` games (or ``part_seconds``); the inputs of a batch
     are recorded as done when its part is registered.
+
+    Opening takes the store's lock (waiting up to ``lock_wait`` seconds for another
+    writer, telling ``on_wait`` once), records the checksums an older store lacks,
+    removes what dead runs left, and, with ``check``, refuses a store whose
+    registered parts are missing or damaged (:class:`StoreError` naming the part
+    and the fix).
     """
 
     def __init__(
@@ -90,11 +103,34 @@ class Store:
         *,
         part_games: int = PART_GAMES,
         part_seconds: float = PART_SECONDS,
+        lock_wait: float = guard.LOCK_WAIT,
+        on_wait: Callable[[str], None] | None = None,
+        check: bool = True,
     ) -> None:
         self.root = Path(root)
-        self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"{self.root}: cannot create the store: {exc.strerror}") from None
         self.path = self.root / DB_NAME
-        self._conn = cat.connect(self.path)
+        self.run_dir = guard.run_dir(self.root.resolve())
+        self._lock = guard.StoreLock(self.root, lock_wait, on_wait)
+        try:
+            new_ok = not any(self.root.glob("v*/*/part-*.parquet"))
+            self._conn = cat.connect(self.path, new_ok=new_ok)
+            try:
+                with self._catalog():
+                    guard.fill_checksums(self._conn, self.root)
+                    guard.clean(self._conn, self.root)
+                    damaged = guard.check_parts(self._conn, self.root, cat.AUDIT_VERSION)
+                if check and damaged:
+                    raise StoreError(guard.damage_message(self.root, damaged))
+            except BaseException:
+                self._conn.close()
+                raise
+        except BaseException:
+            self._lock.release()
+            raise
         self.part_games = part_games
         self.part_seconds = part_seconds
         self._stage: sp.CsvStage | None = None
@@ -108,28 +144,46 @@ class Store:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def close(self) -> None:
+    @contextlib.contextmanager
+    def _catalog(self) -> Iterator[None]:
+        """A catalog that breaks while in use is a :class:`StoreError`, not a traceback."""
         try:
-            self.flush()
+            yield
+        except sqlite3.DatabaseError as exc:
+            raise cat.catalog_error(self.path, exc) from None
+
+    def close(self) -> None:
+        if self._lock.fd is None:
+            return
+        try:
+            with self._catalog():
+                self.flush()
         finally:
             if self._stage is not None:
                 self._stage.discard()
                 self._stage = None
             self._conn.close()
+            shutil.rmtree(self.run_dir, ignore_errors=True)
+            with contextlib.suppress(OSError):
+                (self.root / "tmp").rmdir()  # if empty
+            self._lock.release()
 
     def seen(self, key: str) -> bool:
         """Whether an input with this cheap key was audited at this cat.AUDIT_VERSION.
 
-        Inputs left out by a game selection, and those that timed out or crashed
-        their worker (which may depend on the machine), are tried again.
+        Only inputs that were audited (``ok``) or whose content the store holds
+        (``known``) count: those left out by a game selection, and those that
+        failed (an error, a timeout, a crashed worker: the cause may lie in the run,
+        the machine, or a bug since fixed), are tried again.
         """
         if not key:
             return False
-        row = self._conn.execute(
-            "SELECT 1 FROM inputs WHERE key = ? AND audit_version = ? "
-            "AND status IN ('ok', 'known', 'error')",
-            (key, cat.AUDIT_VERSION),
-        ).fetchone()
+        with self._catalog():
+            row = self._conn.execute(
+                "SELECT 1 FROM inputs WHERE key = ? AND audit_version = ? "
+                "AND status IN ('ok', 'known')",
+                (key, cat.AUDIT_VERSION),
+            ).fetchone()
         return row is not None
 
     def add(self, records: Sequence[InputRecord]) -> None:
@@ -138,7 +192,9 @@ class Store:
             rows = r.rows
             if rows is not None:
                 g = int(str(rows.game[0]))
-                if g not in self._games and cat.fresh(self._conn, cat.AUDIT_VERSION, (g,)):
+                with self._catalog():
+                    new = g not in self._games and cat.fresh(self._conn, cat.AUDIT_VERSION, (g,))
+                if new:
                     if self._stage is None:
                         self._stage = sp.CsvStage(self.root / "tmp", f"stage-{os.getpid()}")
                     self._stage.write("games", (rows.game,))
@@ -157,6 +213,7 @@ class Store:
         self._since = time.monotonic()
         part: str | None = None
         counts = dict.fromkeys(sp.TABLES, 0)
+        files: list[tuple[str, int, str]] = []
         if self._stage is not None and self._games:
             stage, self._stage = self._stage, None
             counts = dict(stage.counts)
@@ -167,10 +224,12 @@ class Store:
                 stage.to_parquet(con, dest)
             finally:
                 con.close()
+            files = _sums(dest)
         if part is None and not self._inputs:
             return
-        cat.register(self._conn, cat.AUDIT_VERSION, part, list(self._games.items()), counts,
-                  self._inputs)  # fmt: skip
+        with self._catalog():
+            cat.register(self._conn, cat.AUDIT_VERSION, part, list(self._games.items()),
+                         counts, self._inputs, files)  # fmt: skip
         self._games, self._inputs = {}, []
 
     def ingest_part(self, part: str | os.PathLike[str]) -> None:
@@ -179,9 +238,11 @@ class Store:
         doc = json.loads(manifest.read_text(encoding="utf-8"))
         version, name = str(doc["version"]), str(doc["part"])
         games = {int(g): str(sha) for g, sha in doc["games"]}
-        fresh = cat.fresh(self._conn, version, games)
+        with self._catalog():
+            fresh = cat.fresh(self._conn, version, games)
         staged = {t: manifest.with_name(f"{name}.{t}.parquet") for t in sp.TABLES}
         registered: str | None = None
+        files: list[tuple[str, int, str]] = []
         if fresh:
             registered = name
             dest = {t: sp.part_file(self.root, version, t, name) for t in sp.TABLES}
@@ -196,20 +257,28 @@ class Store:
                         sp.copy_part(con, staged[t], dest[t], sorted(fresh))
                 finally:
                     con.close()
+            files = _sums(dest)
         counts = {t: int(doc["counts"][t]) for t in sp.TABLES}
         inputs = [tuple(row) for row in doc["inputs"]]
-        cat.register(self._conn, version, registered, [(g, games[g]) for g in sorted(fresh)],
-                  counts, inputs)  # fmt: skip
+        with self._catalog():
+            cat.register(self._conn, version, registered, [(g, games[g]) for g in sorted(fresh)],
+                         counts, inputs, files)  # fmt: skip
         for p in staged.values():
             p.unlink(missing_ok=True)
         manifest.unlink()
 
     def record_run(self, started: str, audited: int, skipped: int, failed: int) -> None:
         self.flush()
-        self._conn.execute(
-            "INSERT INTO runs VALUES (?, ?, ?, ?, ?)",
-            (started, cat.AUDIT_VERSION, audited, skipped, failed),
-        )
+        with self._catalog():
+            self._conn.execute(
+                "INSERT INTO runs VALUES (?, ?, ?, ?, ?)",
+                (started, cat.AUDIT_VERSION, audited, skipped, failed),
+            )
+
+
+def _sums(dest: dict[str, Path]) -> list[tuple[str, int, str]]:
+    """Each table's file of a part: its size and SHA-256, for the catalog."""
+    return [(t, *guard.file_sum(p)) for t, p in dest.items()]
 
 
 def write_part(path: Path, records: Sequence[InputRecord]) -> None:
@@ -251,17 +320,25 @@ def write_part(path: Path, records: Sequence[InputRecord]) -> None:
 
 
 def merge(
-    into: str | os.PathLike[str], sources: Sequence[str | os.PathLike[str]]
+    into: str | os.PathLike[str],
+    sources: Sequence[str | os.PathLike[str]],
+    *,
+    lock_wait: float = guard.LOCK_WAIT,
 ) -> dict[str, int]:
-    """Join shard stores into one (``mjaudit merge``); games already present are kept."""
-    target = Store(into)
+    """Join shard stores into one (``mjaudit merge``); games already present are kept.
+
+    A shard with a missing or damaged part is refused before anything is copied from it.
+    """
+    target = Store(into, lock_wait=lock_wait)
     games = inputs = 0
     try:
         for src in sources:
             g, i = _merge_one(target, Path(src))
             games, inputs = games + g, inputs + i
     except sp.error() as exc:
-        raise StoreError(str(exc)) from exc
+        raise StoreError(str(exc).splitlines()[0]) from exc
+    except sqlite3.DatabaseError as exc:
+        raise cat.catalog_error(target.path, exc) from None
     finally:
         target.close()
     return {"stores": len(sources), "games_added": games, "inputs": inputs}
@@ -270,6 +347,12 @@ def merge(
 def _merge_one(target: Store, root: Path) -> tuple[int, int]:
     src = cat.connect(root / DB_NAME, read_only=True)
     try:
+        try:
+            damaged = guard.check_parts(src, root, None)
+        except sqlite3.DatabaseError as exc:
+            raise cat.catalog_error(root / DB_NAME, exc) from None
+        if damaged:
+            raise StoreError("not merged: " + guard.damage_message(root, damaged))
         parts = src.execute("SELECT part, audit_version FROM parts ORDER BY 2, 1").fetchall()
         added = 0
         con = sp.connect()
@@ -290,11 +373,11 @@ def _merge_one(target: Store, root: Path) -> tuple[int, int]:
                     sp.copy_part(con, sp.part_file(root, version, t, part),
                                  sp.part_file(target.root, version, t, name), keep)  # fmt: skip
                 counts = dict.fromkeys(sp.TABLES, 0)
-                for t in sp.TABLES:
-                    f = sp.part_file(target.root, version, t, name)
+                dest = {t: sp.part_file(target.root, version, t, name) for t in sp.TABLES}
+                for t, f in dest.items():
                     counts[t] = sp.count_rows(con, f)
                 cat.register(target._conn, version, name, [(g, members[g]) for g in sorted(fresh)],
-                          counts, [])  # fmt: skip
+                             counts, [], _sums(dest))  # fmt: skip
                 added += len(fresh)
         finally:
             con.close()
@@ -305,15 +388,33 @@ def _merge_one(target: Store, root: Path) -> tuple[int, int]:
         src.close()
 
 
-def compact(root: str | os.PathLike[str], part_games: int = 20 * PART_GAMES) -> dict[str, int]:
+def compact(
+    root: str | os.PathLike[str],
+    part_games: int = 20 * PART_GAMES,
+    *,
+    repair: bool = False,
+    lock_wait: float = guard.LOCK_WAIT,
+) -> dict[str, int]:
     """Rewrite the current version's small parts as fewer, larger ones (``mjaudit compact``).
 
     The new parts are registered before the old files are removed; a query that
     started before the switch and is still reading an old file may fail.
+
+    With ``repair``, the current version's parts are checked fully first; damaged
+    ones are dropped from the catalog with their files, and the inputs whose games
+    they held are forgotten, so the next ``audit --store`` audits them again.
     """
-    store = Store(root)
+    store = Store(root, check=not repair, lock_wait=lock_wait)
+    dropped: list[guard.Damage] = []
+    forgotten = 0
     try:
         conn = store._conn
+        if repair:
+            con = sp.connect()
+            try:
+                dropped, forgotten = guard.repair(conn, con, store.root, cat.AUDIT_VERSION)
+            finally:
+                con.close()
         small = conn.execute(
             "SELECT part, games FROM parts WHERE audit_version = ? AND games < ? ORDER BY part",
             (cat.AUDIT_VERSION, part_games // 2),
@@ -334,10 +435,19 @@ def compact(root: str | os.PathLike[str], part_games: int = 20 * PART_GAMES) -> 
         finally:
             con.close()
     except sp.error() as exc:
-        raise StoreError(str(exc)) from exc
+        raise StoreError(str(exc).splitlines()[0]) from exc
+    except sqlite3.DatabaseError as exc:
+        raise cat.catalog_error(store.path, exc) from None
     finally:
         store.close()
-    return {"parts_before": sum(len(g) for g in groups), "parts_after": len(groups)}
+    done = {"parts_before": sum(len(g) for g in groups), "parts_after": len(groups)}
+    if repair:
+        done |= {
+            "damaged_parts": len(dropped),
+            "games_dropped": sum(d.games for d in dropped),
+            "inputs_forgotten": forgotten,
+        }
+    return done
 
 
 def _compact_group(store: Store, con: duckdb.DuckDBPyConnection, group: list[str]) -> None:
@@ -348,11 +458,12 @@ def _compact_group(store: Store, con: duckdb.DuckDBPyConnection, group: list[str
     ).fetchall()
     name = cat.part_id(str(s) for (s,) in games)
     counts = dict.fromkeys(sp.TABLES, 0)
+    dest = {t: sp.part_file(store.root, v, t, name) for t in sp.TABLES}
     for t in sp.TABLES:
         files = ", ".join(sp.sql_str(str(sp.part_file(store.root, v, t, p))) for p in group)
-        dest = sp.part_file(store.root, v, t, name)
-        sp.copy_part_select(con, f"SELECT * FROM read_parquet([{files}])", dest)
-        counts[t] = sp.count_rows(con, dest)
+        sp.copy_part_select(con, f"SELECT * FROM read_parquet([{files}])", dest[t])
+        counts[t] = sp.count_rows(con, dest[t])
+    sums = _sums(dest)
     conn.execute("BEGIN IMMEDIATE")
     try:
         conn.execute(
@@ -364,8 +475,13 @@ def _compact_group(store: Store, con: duckdb.DuckDBPyConnection, group: list[str
             f"UPDATE contents SET part = ? WHERE audit_version = ? AND part IN ({marks})",
             (name, v, *group),
         )
-        conn.execute(
-            f"DELETE FROM parts WHERE audit_version = ? AND part IN ({marks})", (v, *group)
+        for table in ("parts", "part_files"):
+            conn.execute(
+                f"DELETE FROM {table} WHERE audit_version = ? AND part IN ({marks})", (v, *group)
+            )
+        conn.executemany(
+            "INSERT OR REPLACE INTO part_files VALUES (?, ?, ?, ?, ?)",
+            [(v, name, t, size, sha) for t, size, sha in sums],
         )
         conn.execute("COMMIT")
     except BaseException:
@@ -374,143 +490,3 @@ def _compact_group(store: Store, con: duckdb.DuckDBPyConnection, group: list[str
     for p in group:
         for t in sp.TABLES:
             sp.part_file(store.root, v, t, p).unlink(missing_ok=True)
-
-
-# ---- reading: query and stats ---------------------------------------------------
-
-
-def _store_db(root: str | os.PathLike[str]) -> Path:
-    return Path(root) / DB_NAME
-
-
-def _open(
-    root: str | os.PathLike[str], tables: Iterable[str]
-) -> tuple[sqlite3.Connection, duckdb.DuckDBPyConnection]:
-    """The catalog (read-only) and a DuckDB with views over the current version's parts.
-
-    The part list is read once, so a query sees the parts registered when it began.
-    """
-    path = _store_db(root)
-    conn = cat.connect(path, read_only=True)
-    parts = [
-        str(p) for (p,) in conn.execute(
-            "SELECT part FROM parts WHERE audit_version = ? ORDER BY part", (cat.AUDIT_VERSION,)
-        )
-    ]  # fmt: skip
-    con = sp.connect()
-    base = path.parent.resolve()
-    sp.define_views(
-        con, {t: [sp.part_file(base, cat.AUDIT_VERSION, t, p) for p in parts] for t in tables}
-    )
-    return conn, con
-
-
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_READ_ONLY = {"SELECT", "EXPLAIN"}
-
-
-def query(root: str | os.PathLike[str], sql: str) -> tuple[list[str], Iterator[tuple[object, ...]]]:
-    """Run read-only SQL (DuckDB) over a store: column names and a row iterator.
-
-    ``games``, ``hands`` and ``findings`` are the current version's Parquet parts;
-    ``inputs``, ``runs`` and ``parts`` are copied from the catalog when the SQL
-    names them.
-    """
-    conn, con = _open(root, sp.TABLES)
-    try:
-        words = {w.lower() for w in _WORD.findall(sql)}
-        with tempfile.TemporaryDirectory(prefix="mjaudit-query-") as tmp:
-            for name, cols in cat.CATALOG_TABLES.items():
-                if name in words:
-                    names = ", ".join(n for n, _ in cols)
-                    rows = conn.execute(f"SELECT {names} FROM {name}")
-                    sp.load_rows(con, name, cols, rows, Path(tmp))
-        statements = con.extract_statements(sql)
-        for st in statements:
-            kind = str(st.type).rsplit(".", 1)[-1]
-            if kind not in _READ_ONLY:
-                raise StoreError(f"the store is read-only: only SELECT runs here, not {kind}")
-        cur = con.execute(sql)
-        columns = [d[0] for d in cur.description or ()]
-    except sp.error() as exc:
-        con.close()
-        raise StoreError(str(exc)) from exc
-    except BaseException:
-        con.close()
-        raise
-    finally:
-        conn.close()
-    return columns, _rows(con)
-
-
-def _rows(con: duckdb.DuckDBPyConnection) -> Iterator[tuple[object, ...]]:
-    try:
-        while chunk := con.fetchmany(4096):
-            yield from chunk
-    except sp.error() as exc:
-        raise StoreError(str(exc)) from exc
-    finally:
-        con.close()
-
-
-def stats(root: str | os.PathLike[str]) -> dict[str, JsonValue]:
-    """What a store holds: inputs by status, games, hands, findings by severity and code."""
-    conn, con = _open(root, ("games", "findings"))
-    try:
-        by_status = dict(conn.execute("SELECT status, count(*) FROM inputs GROUP BY 1 ORDER BY 1"))
-        failed = conn.execute(
-            "SELECT name, status, error FROM inputs WHERE status IN ('error', 'timeout', "
-            "'crashed') ORDER BY name LIMIT 20"
-        ).fetchall()
-        versions = conn.execute("SELECT count(DISTINCT audit_version) FROM contents").fetchone()
-        g = con.execute(
-            "SELECT count(*), coalesce(sum(rounds), 0), coalesce(sum(wins), 0), "
-            "coalesce(sum(draws), 0), coalesce(sum(errors), 0), coalesce(sum(warnings), 0), "
-            "coalesce(sum(infos), 0) FROM games"
-        ).fetchall()[0]
-        by_players = dict(con.execute("SELECT players, count(*) FROM games GROUP BY 1 ORDER BY 1")
-                          .fetchall())  # fmt: skip
-        codes = con.execute(
-            "SELECT code, severity, count(*) FROM findings GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2"
-        ).fetchall()
-    except sp.error() as exc:
-        raise StoreError(str(exc)) from exc
-    finally:
-        conn.close()
-        con.close()
-    return {
-        "schema": "mjaudit.stats/1",
-        "inputs": {str(k): int(v) for k, v in by_status.items()},
-        "games": int(g[0]),
-        "games_by_players": {str(k): int(v) for k, v in by_players.items()},
-        "rounds": int(g[1]),
-        "wins": int(g[2]),
-        "draws": int(g[3]),
-        "findings": {"error": int(g[4]), "warning": int(g[5]), "info": int(g[6])},
-        "codes": [{"code": c, "severity": s, "count": int(n)} for c, s, n in codes],
-        "audit_versions": int(versions[0]) if versions else 0,
-        "failed": [{"input": n, "status": s, "error": e} for n, s, e in failed],
-    }
-
-
-def stats_text(doc: dict[str, JsonValue]) -> str:
-    """``mjaudit stats`` as a few lines of text."""
-    f = doc["findings"]
-    inputs = doc["inputs"]
-    assert isinstance(f, dict) and isinstance(inputs, dict)
-    lines = [
-        "inputs: " + ", ".join(f"{n} {status}" for status, n in inputs.items()),
-        f"{doc['games']} games, {doc['rounds']} rounds, {doc['wins']} wins, "
-        f"{doc['draws']} draws: {f['error']} errors, {f['warning']} warnings, {f['info']} notes",
-    ]
-    codes = doc["codes"]
-    assert isinstance(codes, list)
-    for c in codes:
-        assert isinstance(c, dict)
-        lines.append(f"  {c['count']:>8}  {c['severity']:<7} {c['code']}")
-    failed = doc["failed"]
-    assert isinstance(failed, list)
-    for x in failed:
-        assert isinstance(x, dict)
-        lines.append(f"  {x['status']}: {x['input']}: {x['error']}")
-    return "\n".join(lines)

@@ -26,6 +26,7 @@ __all__ = [
     "GameRows",
     "InputRecord",
     "StoreError",
+    "catalog_error",
     "connect",
     "fresh",
     "game_key",
@@ -50,6 +51,9 @@ CREATE TABLE IF NOT EXISTS parts(
   created TEXT, PRIMARY KEY (audit_version, part));
 CREATE TABLE IF NOT EXISTS runs(
   started TEXT, audit_version TEXT, audited INTEGER, skipped INTEGER, failed INTEGER);
+CREATE TABLE IF NOT EXISTS part_files(
+  audit_version TEXT, part TEXT, tbl TEXT, size INTEGER, sha256 TEXT,
+  PRIMARY KEY (audit_version, part, tbl)) WITHOUT ROWID;
 """
 
 # The catalog's tables as ``query`` shows them (loaded into DuckDB when named).
@@ -66,6 +70,10 @@ CATALOG_TABLES: dict[str, tuple[tuple[str, str], ...]] = {
     "parts": (
         ("part", "VARCHAR"), ("audit_version", "VARCHAR"), ("games", "BIGINT"),
         ("hands", "BIGINT"), ("findings", "BIGINT"), ("created", "VARCHAR"),
+    ),
+    "part_files": (
+        ("audit_version", "VARCHAR"), ("part", "VARCHAR"), ("tbl", "VARCHAR"),
+        ("size", "BIGINT"), ("sha256", "VARCHAR"),
     ),
 }  # fmt: skip
 
@@ -158,17 +166,50 @@ def _json(value: JsonValue) -> str | None:
     return None if value is None else json.dumps(value, ensure_ascii=False)
 
 
-def connect(path: Path, read_only: bool = False) -> sqlite3.Connection:
-    if read_only:
-        if not path.exists():
-            raise FileNotFoundError(f"{path.parent}: not a results store (no {path.name})")
-        conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=30)
-    else:
-        conn = sqlite3.connect(path, timeout=30, isolation_level=None)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.executescript(_SCHEMA)
+def connect(path: Path, read_only: bool = False, new_ok: bool = True) -> sqlite3.Connection:
+    """The catalog; a file that is not a readable catalog is a :class:`StoreError`.
+
+    A writer creates the tables of a new catalog; with ``new_ok`` false (the store
+    already holds part files) a catalog without them is lost, not new.
+    """
+    if read_only and not path.exists():
+        raise FileNotFoundError(f"{path.parent}: not a results store (no {path.name})")
+    try:
+        if read_only:
+            conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=30)
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        else:
+            conn = sqlite3.connect(path, timeout=30, isolation_level=None)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            names = {str(n) for (n,) in conn.execute("SELECT name FROM sqlite_master")}
+            if "inputs" not in names and names:
+                conn.close()
+                raise StoreError(
+                    f"{path}: not a store catalog (it holds other tables: "
+                    f"{', '.join(sorted(names)[:3])}); give --store a folder of its own"
+                )
+            if "inputs" not in names and not new_ok:
+                conn.close()
+                raise StoreError(
+                    f"{path}: the catalog is missing or empty, but the store holds part files: "
+                    f"restore it from a backup, or move the store aside and audit again into a "
+                    f"new one"
+                )
+            conn.executescript(_SCHEMA)
+        for name in ("inputs", "contents", "parts"):
+            conn.execute(f"SELECT 1 FROM {name} LIMIT 1").fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise catalog_error(path, exc) from None
     return conn
+
+
+def catalog_error(path: Path, exc: sqlite3.Error) -> StoreError:
+    """A damaged or foreign catalog, as one line with what to do."""
+    return StoreError(
+        f"{path}: not a readable store catalog ({exc}); restore it from a backup, or move "
+        f"the store aside and audit again into a new one"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,8 +240,10 @@ def register(
     games: Sequence[tuple[int, str]],
     counts: dict[str, int],
     inputs: Sequence[tuple[object, ...]],
+    files: Sequence[tuple[str, int, str]] = (),
 ) -> None:
-    """One transaction: a part (if any), its games, and the inputs now done."""
+    """One transaction: a part (if any), its games, its files (table, size, SHA-256),
+    and the inputs now done."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         if part is not None:
@@ -213,6 +256,10 @@ def register(
                 "INSERT OR IGNORE INTO contents VALUES (?, ?, ?, ?)",
                 [(version, g, sha, part) for g, sha in games],
             )
+        conn.executemany(
+            "INSERT OR REPLACE INTO part_files VALUES (?, ?, ?, ?, ?)",
+            [(version, part, t, size, sha) for t, size, sha in files],
+        )
         conn.executemany("INSERT OR REPLACE INTO inputs VALUES (?, ?, ?, ?, ?, ?, ?)", inputs)
         conn.execute("COMMIT")
     except BaseException:

@@ -89,6 +89,7 @@ def _audit_files(
 ) -> tuple[list[FileAudit], RunSummary]:
     """Audit through analyzer.batch; with --store only the run's counts are kept."""
     from analyzer.batch import BatchOptions, RunSummary, Shard, audit_many
+    from analyzer.store_catalog import StoreError
     from parsers.containers import Selection
 
     # Only --executor dask can raise DaskUnavailable; other runs need not import it.
@@ -115,13 +116,22 @@ def _audit_files(
         for o in audit_many(
             paths, opts, jobs=jobs, batch_size=scale["batch"], shard=shard, store=scale["store"],
             executor=scale["executor"], scheduler=scale["scheduler"], progress=scale["progress"],
-            summary=summary,
+            summary=summary, lock_wait=scale["lock_wait"],
         ):  # fmt: skip
             if o.audit is not None and (keep or o.audit.error is not None):
                 results.append(o.audit)
     except unavailable as exc:
         raise click.UsageError(str(exc)) from None
+    except StoreError as exc:  # a store that is locked, damaged or not a store
+        click.echo(f"mjaudit: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
     return results, summary
+
+
+_LOCK_WAIT = click.option(
+    "--lock-wait", type=click.FloatRange(min=0), default=600.0, show_default=True,
+    metavar="SECONDS", help="How long to wait for another writer's lock on the store.",
+)  # fmt: skip
 
 
 def _scale_options(f: Callable[..., None]) -> Callable[..., None]:
@@ -133,6 +143,7 @@ def _scale_options(f: Callable[..., None]) -> Callable[..., None]:
                      metavar="SECONDS", help="Give up on one log after this long."),
         click.option("--store", type=click.Path(file_okay=False), default=None,
                      help="Results store folder: record results, skip what it holds."),
+        _LOCK_WAIT,
         click.option("--shard", default=None, metavar="K/N",
                      help="Audit only shard K (from 0) of N, for job arrays."),
         click.option("--executor", type=click.Choice(["process", "dask"]),
@@ -490,7 +501,8 @@ def query(store: str, sql: str, fmt: str) -> None:
 @cli.command()
 @click.argument("shards", nargs=-1, required=True, type=click.Path(file_okay=False))
 @click.option("--into", required=True, type=click.Path(file_okay=False), help="Target store.")
-def merge(shards: tuple[str, ...], into: str) -> None:
+@_LOCK_WAIT
+def merge(shards: tuple[str, ...], into: str, lock_wait: float) -> None:
     """Join shard stores (from --shard K/N runs) into one store.
 
     Example: mjaudit merge shard-0/ shard-1/ --into results/
@@ -499,7 +511,7 @@ def merge(shards: tuple[str, ...], into: str) -> None:
     from analyzer.store import merge as merge_stores
 
     try:
-        done = merge_stores(into, shards)
+        done = merge_stores(into, shards, lock_wait=lock_wait)
     except (OSError, sqlite3.Error, StoreError) as exc:
         click.echo(f"mjaudit: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
@@ -508,19 +520,28 @@ def merge(shards: tuple[str, ...], into: str) -> None:
 
 @cli.command()
 @_STORE
-def compact(store: str) -> None:
+@click.option("--repair", is_flag=True,
+              help="First drop missing or damaged parts; the next audit --store redoes them.")
+@_LOCK_WAIT
+def compact(store: str, repair: bool, lock_wait: float) -> None:
     """Rewrite a store's many small part files as a few large ones.
 
     Example: mjaudit compact --store results/
+
+    Example: mjaudit compact --repair --store results/
     """
     from analyzer.store import StoreError
     from analyzer.store import compact as compact_store
 
     try:
-        done = compact_store(store)
+        done = compact_store(store, repair=repair, lock_wait=lock_wait)
     except (OSError, sqlite3.Error, StoreError) as exc:
         click.echo(f"mjaudit: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
+    if repair:
+        click.echo(f"dropped {done['damaged_parts']} damaged parts ({done['games_dropped']} "
+                   f"games); {done['inputs_forgotten']} inputs will be audited again by the "
+                   f"next audit --store")  # fmt: skip
     click.echo(f"compacted {done['parts_before']} parts into {done['parts_after']}")
 
 
