@@ -129,7 +129,9 @@ def render_text(results: Sequence[FileAudit]) -> str:
     lines: list[str] = []
     for r in results:
         if r.error is not None:
-            lines.append(f"{r.path}: unreadable: {r.error}")
+            # Input errors name the input themselves; others get the name in front.
+            where = "" if r.error.startswith(r.path) else f"{r.path}: "
+            lines.append(f"unreadable: {where}{r.error}")
             continue
         if not r.findings:
             continue

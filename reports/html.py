@@ -133,8 +133,9 @@ def _facts(name: str, load_log: Callable[[], GameLog], rules_spec: str) -> GameF
         log = load_log()
         step = "auditing"
         return collect_game(log, resolve_rules(log, rules_spec))
-    except RulesError as exc:
-        raise MjauditError(f"{name}: {exc}") from None
+    except RulesError as exc:  # a rules file's error names the file, not the log
+        msg = str(exc)
+        raise MjauditError(msg if msg.startswith(name) else f"{name}: {msg}") from None
     except MjauditError:
         raise
     except Exception as exc:  # a bug, or memory: this input only

@@ -145,9 +145,12 @@ def test_unreadable_zip_members_with_a_store_run_twice(
     code, out, err = run(capsys, *args)
     assert code == 2 and len(err_lines(err)) == 3
     assert json.loads(out)["status"] == {"error": 3, "ok": 2}
-    code, out, _ = run(capsys, *args)
+    # The second run skips the two stored games and reads the three bad members again
+    # (an input recorded as an error is retried: its failure may have been the run's).
+    code, out, err = run(capsys, *args)
     second = json.loads(out)
-    assert second["skipped"] == 5 and second["inputs"] == 0
+    assert code == 2 and len(err_lines(err)) == 3
+    assert second["skipped"] == 2 and second["inputs"] == 3
     doc = stats(store)
     assert doc["inputs"] == {"error": 3, "ok": 2} and doc["games"] == 2
     expected = sum(len(audit_path(str(p)).findings) for p in
