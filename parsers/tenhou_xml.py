@@ -501,7 +501,12 @@ class _Reader:
             self.events.append(RiichiDeclared(self.pos, who))
         elif step == 2:
             ten = a.get("ten")
-            scores = tuple(t * 100 for t in _ints(ten, "REACH ten")) if ten else None
+            scores = None
+            if ten:
+                values = _ints(ten, "REACH ten")
+                if len(values) != 4:  # Tenhou writes four scores, sanma too (as INIT)
+                    raise _Fail(f"REACH ten has {len(values)} numbers, expected 4")
+                scores = tuple(t * 100 for t in values)
             self.events.append(RiichiAccepted(self.pos, who, scores))
         else:
             raise _Fail(f"REACH step={step}, expected 1 or 2")

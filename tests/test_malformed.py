@@ -103,6 +103,11 @@ MALFORMED: dict[str, tuple[Callable[[], bytes], str, str]] = {
         ".xml",
         "AGARI ten holds a number of more than 15 digits",
     ),
+    "reach-ten-one-score": (
+        lambda: _xml(lambda t: t.replace('ten="250,240,250,250" step="2"', 'ten=" 4" step="2"', 1)),
+        ".xml",
+        "REACH ten has 1 numbers, expected 4",
+    ),
     "nul-byte": (
         lambda: _xml(lambda t: t.replace("<T6/>", "<T6/>\x00", 1)),
         ".xml",
