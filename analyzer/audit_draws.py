@@ -261,9 +261,7 @@ def _shown_hand(
         )
         expected, actual = held, sorted(shown_ids)
     return [
-        error(
-            rnd, path, "tenpai-hand-mismatch", message, rec.event_index, seat, expected, actual
-        )
+        error(rnd, path, "tenpai-hand-mismatch", message, rec.event_index, seat, expected, actual)
     ]
 
 

@@ -10,6 +10,7 @@ after the last hand).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 from analyzer.audit_scores import ChainState
 from analyzer.state import GameReplay, RoundReplay
@@ -324,7 +325,7 @@ def _plays_on(log: GameLog, game: GameReplay, end: _GameEnd) -> list[Finding]:
     starting scores of each hand have it (a wrong one is the chain's finding)."""
     players = end.rules.players
     rounds = game.rounds
-    for before, after in zip(rounds, rounds[1:], strict=False):
+    for before, after in pairwise(rounds):
         cur, nxt = before.start.round_index, after.start.round_index
         why = end.must_end(cur, nxt, list(after.start.scores[:players]))
         if why is not None:
@@ -341,9 +342,7 @@ def _plays_on(log: GameLog, game: GameReplay, end: _GameEnd) -> list[Finding]:
 
 
 def _mismatch(log: GameLog, rnd: RoundReplay, message: str, event: int) -> Finding:
-    return Finding(
-        "game-end-mismatch", Severity.ERROR, message, log.path, rnd.label, event, None
-    )
+    return Finding("game-end-mismatch", Severity.ERROR, message, log.path, rnd.label, event, None)
 
 
 def _game_error(log: GameLog, last: RoundReplay, message: str, event: int) -> Finding:
