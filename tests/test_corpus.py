@@ -44,6 +44,5 @@ def test_tenhou_xml_corpus_is_clean(capsys: pytest.CaptureFixture[str]) -> None:
     assert {f["code"] for f in warnings} <= {"rules-assumed"}
     # Only the special and private lobbies need an assumption, and each says which.
     assumed = {f["path"].rsplit("/", 1)[-1] for f in warnings}
-    assert all(
-        n.startswith(("dnovikoff-tenhou_", "Cherrling", "2019020120gm-0009-10011")) for n in assumed
-    )
+    assert all(n.startswith(("dnovikoff-tenhou_", "Cherrling", "2019020120gm-0009-10011"))
+               for n in assumed)
