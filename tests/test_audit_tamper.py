@@ -381,8 +381,7 @@ def test_a_score_of_exactly_zero_plays_on_unless_the_rules_bust_it() -> None:
     at_zero = audit_log(log, replace(tenhou, tobi_at_zero=True))
     assert error_codes(at_zero) == ["game-end-mismatch"]
     assert _game_end_findings(at_zero) == [
-        "the game ends after E4-0 (seat 0 has 0 points (busting)), but the log plays on "
-        "into S1-0"
+        "the game ends after E4-0 (seat 0 has 0 points (busting)), but the log plays on into S1-0"
     ]
 
 
