@@ -432,3 +432,22 @@ def test_every_four_player_preset_reads_its_end_rules(name: str) -> None:
     }[name]
     assert (rules.tobi, rules.agari_yame, rules.west_extension) == expected
     assert not rules.tobi_at_zero
+
+
+def test_the_game_length_comes_from_the_rules_where_the_log_does_not_say_it() -> None:
+    # EXACT_GAME (a hanchan) with its length taken out of the log: seat 1 has 35700
+    # after E4-0, which ends an east-only game.
+    log = _real("2022060100gm-00a9-0000-01481d95.xml")
+    start = log.start
+    unsaid = replace(start, rules_hint=replace(start.rules_hint, hanchan=None))
+    log = replace(log, events=(unsaid, *log.events[1:]))
+    assert log.start.rules_hint.hanchan is None
+    assert _game_end(log, TENHOU) == []
+    found = _game_end(log, replace(TENHOU, hanchan=False))
+    assert [(f.round, f.message) for f in found] == [
+        (
+            "S1-0",
+            "the game ends after E4-0 (seat 1 has 35700 (at least 30000) after E4), but the "
+            "log plays on into S1-0",
+        )
+    ]
