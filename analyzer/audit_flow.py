@@ -157,7 +157,7 @@ def _error(
 
 def check_game_end(
     log: GameLog, game: GameReplay, state: ChainState | None, rules: Ruleset
-) -> tuple[list[Finding], int]:
+) -> tuple[list[Finding], int, int]:
     """The game's end against the rules: a log cut off before it (``game-incomplete``),
     and a recorded end the rules do not allow (``game-end-mismatch``): a result
     recorded before the rules end the game, or a hand played after they ended it.
@@ -179,10 +179,13 @@ def check_game_end(
     held: no game ends before the last hand of the East round (of its length, where
     the log says it) unless a player is below zero, and a game that plays on is not
     judged.
+
+    Returns the findings, the games whose end was judged (0 or 1) and the hands
+    after which the log goes on that were judged for playing on.
     """
     last = game.rounds[-1] if game.rounds else None
     if log.errors or last is None:
-        return [], 0  # the log's own error line says it broke off (audit._unfinished)
+        return [], 0, 0  # the log's own error line says it broke off (audit._unfinished)
     if game.end is None:
         name = _END_NAMES.get(log.format, "final result")
         return [
@@ -193,15 +196,16 @@ def check_game_end(
                 "the game is cut short",
                 len(log.events) - 1,
             )
-        ], 1
+        ], 1, 0
     claims = game.end.claims
     if claims.final_scores is None and claims.results is None:
-        return [], 0  # an excerpt: the format records no result here
+        return [], 0, 0  # an excerpt: the format records no result here
     if state is None:
-        return [], 0  # the last hand has no result to go on from (its own finding)
+        return [], 0, 0  # the last hand has no result to go on from (its own finding)
     hint = log.start.rules_hint
     end = _GameEnd.of(hint, rules)
     out = _plays_on(log, game, end) if end.known else []
+    continuations = len(game.rounds) - 1 if end.known else 0
     cur = last.start.round_index
     players = rules.players
     # The scores after the last hand as the chain has them and, where the last
@@ -224,7 +228,7 @@ def check_game_end(
                 game.end_index,
             )
         )
-    return out, 1
+    return out, 1, continuations
 
 
 @dataclass(frozen=True, slots=True)

@@ -347,7 +347,9 @@ def test_real_games_that_end_by_busting_after_south_4_and_in_west_are_clean() ->
     for name in (BUST_GAME, AGARI_YAME_GAME, WEST_GAME, EXACT_GAME):
         result = tamper(name, lambda c: None)
         assert error_codes(result) == [], name
-        assert dict(result.checks)["game_lengths_checked"] == 1
+        checks = dict(result.checks)
+        assert checks["game_lengths_checked"] == 1
+        assert checks["game_continuations_checked"] == result.rounds - 1
 
 
 def test_a_game_that_plays_on_after_a_player_busts() -> None:
