@@ -16,7 +16,7 @@ from analyzer.furiten import review_log
 from mjaudit.events import DrawReason, GameLog, Limit, Win
 from mjaudit.findings import Finding, Severity
 from mjaudit.rules import Ruleset, preset
-from mjaudit.tiles import Tile
+from mjaudit.tiles import Tile, tiles
 from mjaudit.yaku import Yaku
 from parsers.tenhou_xml import parse_tenhou_xml
 from tests.builders import GameBuilder
@@ -50,7 +50,7 @@ def _round_findings(log: GameLog, rules: Ruleset, code: str) -> list[Finding]:
 
 def _free_tiles(b: GameBuilder, keep: str = "") -> list[str]:
     """Every tile not dealt yet, in kind order, leaving out the kinds in ``keep``."""
-    kept = {Tile(str(t)).kind for t in _split(keep)}
+    kept = {t.kind for t in tiles(keep)}
     out = []
     for kind in range(34):
         if kind in kept:
@@ -58,12 +58,6 @@ def _free_tiles(b: GameBuilder, keep: str = "") -> list[str]:
         text = str(Tile(kind))
         out.extend([text] * b.remaining(text))
     return out
-
-
-def _split(mpsz: str) -> list[str]:
-    from mjaudit.tiles import tiles
-
-    return [str(t) for t in tiles(mpsz)] if mpsz else []
 
 
 def _play_out(b: GameBuilder, free: list[str], draws: int, first: int = 0) -> int:
@@ -107,8 +101,9 @@ def test_wrc_riichi_on_the_last_draw_is_legal() -> None:
     free = _free_tiles(b, keep="3p6p")
     seat = _play_out(b, free, 69)  # 70 live tiles: the 70th is seat 1's last draw
     assert seat == 1
-    b.draw(1, free.pop())
-    b.riichi(1, str(b.tile(b.last_draw[1])) if b.last_draw else "")
+    last = free.pop()
+    b.draw(1, last)
+    b.riichi(1, last)
     log = b.build()
     found = _round_findings(log, TENHOU, "illegal-riichi")
     assert [f.message for f in found] == [
@@ -147,8 +142,9 @@ def _drawn_game(tenpai_claimed: tuple[int, ...], riichi: bool = False) -> GameLo
     free = _free_tiles(b, keep="3p6p")
     if riichi:
         b.turn(0, free.pop())
-        b.draw(1, free.pop())
-        b.riichi(1, str(b.tile(b.last_draw[1])) if b.last_draw else "")
+        drawn = free.pop()
+        b.draw(1, drawn)
+        b.riichi(1, drawn)
         _play_out(b, free, 68, first=2)
     else:
         _play_out(b, free, 70)
