@@ -1,10 +1,10 @@
 """Checks of the game's course: every hand has a result, riichi declarations come in
-order, and the game goes on until the rules end it.
+order, and the game goes on until the rules end it, and no further.
 
-A hand the log left without a result, a riichi out of place or a game that stops
-early is damage to the log that the recomputation of each result cannot see: these
-read the log's events in order (and, for the game's end, the score chain's state
-after the last hand).
+A hand the log left without a result, a riichi out of place, a game that stops
+early or plays on is damage to the log that the recomputation of each result cannot
+see: these read the log's events in order (and, for the game's end, the score
+chain's state after the last hand and each hand's starting scores).
 """
 
 from __future__ import annotations
