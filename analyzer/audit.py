@@ -210,12 +210,13 @@ def audit_log(
     chain, state, compared = check_chain(game, log.path, settled, causes, links)
     findings.extend(chain)
     checks["chain_values_compared"] += compared
-    found, checked = check_game_end(log, game, state, rules)
+    found, checked, continued = check_game_end(log, game, state, rules)
     findings.extend(found)
     checks["game_lengths_checked"] += checked
+    checks["game_continuations_checked"] += continued
     if game.end is not None and state is not None:
         # Final scores recorded after a hand that does not end the game follow from that.
-        early = found[0] if found else None
+        early = next((f for f in found if f.event == game.end_index), None)
         findings.extend(_check_end(game, state, log, links, early))
         checks["game_ends_checked"] += 1
     findings.sort(key=lambda f: (-f.severity.rank, f.event if f.event is not None else -1))

@@ -44,6 +44,15 @@ def is_tenpai(concealed: Sequence[Tile], melds_tiles: Sequence[Tile] = ()) -> bo
     return any(counts[k] + own[k] < 4 for k in waits(counts))
 
 
+def _declared(tenpai: list[int], claimed: list[int], riichi: Sequence[bool]) -> list[int]:
+    """The tenpai seats where a tenpai hand may be declared noten (WRC 2015 §5.7.2;
+    seed 004): the log's set stands if every seat in it is tenpai and every tenpai seat
+    in riichi is in it; else the hands' own set, for the finding to name."""
+    if set(claimed) <= set(tenpai) and all(s in claimed for s in tenpai if riichi[s]):
+        return claimed
+    return tenpai
+
+
 def _yaochu_kinds(hand: Sequence[Tile]) -> int:
     return len({t.kind for t in hand if t.is_yaochu})
 
@@ -74,6 +83,9 @@ def check_draw(
     expected = [0] * 4
     if reason.abortive and reason.value not in rules.abortive_draws:
         bad(f"the log ends the hand in a {reason.value} draw, which these rules do not have")
+    elif reason is DrawReason.SANCHAHOU and rules.triple_ron != "abortive":
+        how = "by head-bump" if rules.triple_ron == "atamahane" else "by scoring each win"
+        bad(f"the log ends the hand in a triple-ron draw; these rules settle it {how}")
     if reason in (DrawReason.EXHAUSTIVE, DrawReason.NAGASHI_MANGAN):
         if rec.live_remaining != 0:
             bad(
@@ -93,6 +105,8 @@ def check_draw(
             for s in range(players)
             if is_tenpai(rec.concealed[s], [t for m in rec.melds[s] for t in m.tiles])
         ]
+        if claims.tenpai is not None and rules.noten_declaration:
+            tenpai = _declared(tenpai, sorted(claims.tenpai), rec.riichi)
         seats_shown = [s for s, _ in claims.hands]
         shown_ids = dict(claims.hand_ids)
         for s, hand in claims.hands:
@@ -247,9 +261,7 @@ def _shown_hand(
         )
         expected, actual = held, sorted(shown_ids)
     return [
-        error(
-            rnd, path, "tenpai-hand-mismatch", message, rec.event_index, seat, expected, actual
-        )
+        error(rnd, path, "tenpai-hand-mismatch", message, rec.event_index, seat, expected, actual)
     ]
 
 

@@ -1,13 +1,16 @@
 """Checks of the game's course: every hand has a result, riichi declarations come in
-order, and the game goes on until the rules end it.
+order, and the game goes on until the rules end it, and no further.
 
-A hand the log left without a result, a riichi out of place or a game that stops
-early is damage to the log that the recomputation of each result cannot see: these
-read the log's events in order (and, for the game's end, the score chain's state
-after the last hand).
+A hand the log left without a result, a riichi out of place, a game that stops
+early or plays on is damage to the log that the recomputation of each result cannot
+see: these read the log's events in order (and, for the game's end, the score
+chain's state after the last hand and each hand's starting scores).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import pairwise
 
 from analyzer.audit_scores import ChainState
 from analyzer.state import GameReplay, RoundReplay
@@ -154,27 +157,35 @@ def _error(
 
 def check_game_end(
     log: GameLog, game: GameReplay, state: ChainState | None, rules: Ruleset
-) -> tuple[list[Finding], int]:
-    """A game whose log stops before the game's end: no final result where the format
-    records one, or a result recorded before the rules end the game.
+) -> tuple[list[Finding], int, int]:
+    """The game's end against the rules: a log cut off before it (``game-incomplete``),
+    and a recorded end the rules do not allow (``game-end-mismatch``): a result
+    recorded before the rules end the game, or a hand played after they ended it.
 
-    The rules (Tenhou, rules-matrix §E): a game ends when a player goes below zero
-    (tobi) or after the last hand of its length (East 4, or South 4 in a hanchan;
-    East 3 / South 3 with three players) once some player has the return points
-    (30000, sanma 40000), else it goes on into the next wind, sudden death, up to its
-    fourth hand (West 4 in the corpus: 3 games). A dealer who keeps the seat in the
-    last hand may end the game only as the sole top player with the return points
-    (agari-yame or tenpai-yame: 28 corpus games end so; a 2010 game plays on after
-    such a dealer-tenpai draw, which this check, about games that stop too early,
-    allows).
-    All 332 Tenhou XML games and every complete game of the other formats end so.
-    Where the log does not say the lobby's rules (special lobbies, other sites, mjai),
-    only the bound every length shares is held: no game ends before the last hand of
-    the East round unless a player is below zero.
+    The rules are the Ruleset's (rules-matrix §E tobi and game end rows): a game ends
+    when a player goes below zero (``tobi``; at zero too with ``tobi_at_zero``) or
+    after the last hand of its length (East 4, or South 4 in a hanchan; East 3 /
+    South 3 with three players) unless the dealer keeps the seat. With
+    ``west_extension`` (Tenhou) it ends there only once some player has the return
+    points (30000, sanma 40000), else it goes on into the next wind, sudden death, up
+    to its fourth hand (West 4 in the corpus: 3 games). With ``agari_yame`` a dealer
+    who keeps the seat in the last hand may end the game as the sole top player with
+    the return points (28 corpus games end so); may, not must: a 2010 game plays on
+    after such a dealer-tenpai draw. Without it (WRC, M.League, seed 004) the dealer
+    plays on. All 332 Tenhou XML games and every complete game of the other formats
+    end so.
+    Where the log does not say the lobby's rules (special or private Tenhou lobbies,
+    rules assumed for a log that states none), only the bound every length shares is
+    held: no game ends before the last hand of the East round (of its length, where
+    the log says it) unless a player is below zero, and a game that plays on is not
+    judged.
+
+    Returns the findings, the games whose end was judged (0 or 1) and the hands
+    after which the log goes on that were judged for playing on.
     """
     last = game.rounds[-1] if game.rounds else None
     if log.errors or last is None:
-        return [], 0  # the log's own error line says it broke off (audit._unfinished)
+        return [], 0, 0  # the log's own error line says it broke off (audit._unfinished)
     if game.end is None:
         name = _END_NAMES.get(log.format, "final result")
         return [
@@ -185,15 +196,18 @@ def check_game_end(
                 "the game is cut short",
                 len(log.events) - 1,
             )
-        ], 1
+        ], 1, 0
     claims = game.end.claims
     if claims.final_scores is None and claims.results is None:
-        return [], 0  # an excerpt: the format records no result here
+        return [], 0, 0  # an excerpt: the format records no result here
     if state is None:
-        return [], 0  # the last hand has no result to go on from (its own finding)
+        return [], 0, 0  # the last hand has no result to go on from (its own finding)
     hint = log.start.rules_hint
-    players = rules.players
+    end = _GameEnd.of(hint, rules)
+    out = _plays_on(log, game, end) if end.known else []
+    continuations = len(game.rounds) - 1 if end.known else 0
     cur = last.start.round_index
+    players = rules.players
     # The scores after the last hand as the chain has them and, where the last
     # result has a finding of its own (a wrong payment), as the log's final scores
     # have them: the game may end by either reading, so one wrong number is not a
@@ -203,79 +217,136 @@ def check_game_end(
         readings.append(state.alt[:players])
     if claims.final_scores is not None and state.cause is not None:
         readings.append(list(claims.final_scores[:players]))
-    whys = [_goes_on(hint, state, cur, scores, rules) for scores in readings]
-    if None in whys:
-        return [], 1
-    return [
-        _game_error(
-            log,
-            last,
-            f"the log records the game's result after {last.label}, but the game goes on: "
-            f"{whys[0]}",
-            game.end_index,
-        )
-    ], 1
-
-
-def _goes_on(
-    hint: RulesHint, state: ChainState, cur: int, scores: list[int], rules: Ruleset
-) -> str | None:
-    """Why the game goes on after hand ``cur`` with ``scores`` (None: it may end)."""
-    players = rules.players
-    if rules.tobi and min(scores) < 0:
-        return None
-    east_last = 3 if players == 4 else 2
-    why = None
-    if hint.hanchan is None:
-        if cur < east_last:
-            why = (
-                f"the log does not reach {round_label(east_last, 0)[:2]}, and no player is below 0"
+    whys = [end.goes_on(cur, state.round_index, scores, state.dealer) for scores in readings]
+    if None not in whys:
+        out.append(
+            _mismatch(
+                log,
+                last,
+                f"the log records the game's result after {last.label}, but the game goes "
+                f"on: {whys[0]}",
+                game.end_index,
             )
-    else:
-        final = east_last + (4 if hint.hanchan else 0)
-        # Private lobbies (a lobby number other than 0) may set their own end rules.
-        tenhou = (
-            hint.source.startswith("tenhou")
-            and not hint.special_lobby
-            and dict(hint.extras).get("lobby", "0") in ("0", "")
-            and rules.name in ("tenhou", "tenhou-sanma")
         )
-        if not tenhou:
-            if cur < final:
-                why = (
-                    f"the last hand of the game is {round_label(final, 0)[:2]}, "
-                    "and no player is below 0"
-                )
-        else:
-            why = _tenhou_goes_on(state, cur, final, scores, rules)
-    return why
+    return out, 1, continuations
 
 
-def _tenhou_goes_on(
-    state: ChainState, cur: int, final: int, scores: list[int], rules: Ruleset
-) -> str | None:
-    """Why a Tenhou game goes on after hand ``cur`` (None: it ends there)."""
-    nxt = state.round_index
-    top = max(scores)
-    enough = top >= rules.return_points
-    if cur < final:
-        return f"the last hand is {round_label(final, 0)[:2]}, and no player is below 0"
-    if cur >= final + 4:
-        return None  # the last hand of the extra wind
-    if nxt == cur:  # the dealer keeps the seat
-        dealer = state.dealer
-        sole_top = dealer < len(scores) and scores[dealer] == top and scores.count(top) == 1
-        if sole_top and enough:
+@dataclass(frozen=True, slots=True)
+class _GameEnd:
+    """The end rules that apply to one log: its last regular hand, and whether the
+    Ruleset's end rules are known to be the log's (else only the East bound holds)."""
+
+    rules: Ruleset
+    final: int | None
+    known: bool
+
+    @classmethod
+    def of(cls, hint: RulesHint, rules: Ruleset) -> _GameEnd:
+        lobby = dict(hint.extras).get("lobby", "0")
+        known = not rules.assumed and not hint.special_lobby
+        if hint.source.startswith("tenhou") and lobby not in ("0", ""):
+            known = False  # a private lobby may set its own end rules
+        hanchan = hint.hanchan if hint.hanchan is not None or not known else rules.hanchan
+        east_last = 3 if rules.players == 4 else 2
+        final = None if hanchan is None else east_last + (4 if hanchan else 0)
+        return cls(rules, final, known)
+
+    def busts(self, scores: list[int]) -> int | None:
+        """The first seat whose score ends the game (tobi), if any."""
+        rules = self.rules
+        if not rules.tobi:
             return None
-        return "the dealer keeps the seat and is not the sole top player with " + str(
-            rules.return_points
-        )
-    if enough:
+        for seat, points in enumerate(scores):
+            if points < 0 or (rules.tobi_at_zero and points == 0):
+                return seat
         return None
-    return (
-        f"no player has {rules.return_points} after {round_label(cur, 0)[:2]}, so the game "
-        f"goes on into {round_label(nxt, 0)[:2]}"
-    )
+
+    def goes_on(self, cur: int, nxt: int, scores: list[int], dealer: int) -> str | None:
+        """Why the game goes on after hand ``cur`` (None: it may end there).
+
+        ``nxt`` is the hand that would follow (``cur`` again: the dealer keeps the
+        seat), ``scores`` the scores after ``cur``.
+        """
+        rules = self.rules
+        if self.busts(scores) is not None:
+            return None
+        below = "at or below 0" if rules.tobi_at_zero else "below 0"
+        tail = f", and no player is {below}" if rules.tobi else " (these rules have no busting)"
+        if not self.known or self.final is None:
+            bound = self.final if self.final is not None else (3 if rules.players == 4 else 2)
+            if cur >= bound:
+                return None
+            if self.final is None:
+                return f"the log does not reach {round_label(bound, 0)[:2]}{tail}"
+            return f"the last hand of the game is {round_label(bound, 0)[:2]}{tail}"
+        final = self.final
+        if cur < final:
+            return f"the last hand is {round_label(final, 0)[:2]}{tail}"
+        if rules.west_extension and cur >= final + 4:
+            return None  # the last hand of the extra wind
+        top = max(scores)
+        enough = top >= rules.return_points
+        if nxt == cur:  # the dealer keeps the seat
+            if not rules.agari_yame:
+                return "the dealer keeps the seat, and these rules have no agari-yame"
+            sole_top = dealer < len(scores) and scores[dealer] == top and scores.count(top) == 1
+            if sole_top and enough:
+                return None
+            return "the dealer keeps the seat and is not the sole top player with " + str(
+                rules.return_points
+            )
+        if not rules.west_extension or enough:
+            return None
+        return (
+            f"no player has {rules.return_points} after {round_label(cur, 0)[:2]}, so the "
+            f"game goes on into {round_label(nxt, 0)[:2]}"
+        )
+
+    def must_end(self, cur: int, nxt: int, scores: list[int]) -> str | None:
+        """Why the game ends after hand ``cur`` (None: it may go on to ``nxt``)."""
+        rules = self.rules
+        seat = self.busts(scores)
+        if seat is not None:
+            return f"seat {seat} has {scores[seat]} points (busting)"
+        final = self.final
+        if final is None or cur < final or nxt == cur:
+            return None  # a dealer who keeps the seat may play on (agari-yame is a choice)
+        if not rules.west_extension:
+            return f"{round_label(final, 0)[:2]} is the last hand"
+        if cur >= final + 4:
+            return f"{round_label(final + 4, 0)[:2]} is the last hand of the extension"
+        top = max(scores)
+        if top >= rules.return_points:
+            return (
+                f"seat {scores.index(top)} has {top} (at least {rules.return_points}) "
+                f"after {round_label(final, 0)[:2]}"
+            )
+        return None
+
+
+def _plays_on(log: GameLog, game: GameReplay, end: _GameEnd) -> list[Finding]:
+    """The first hand played after the rules ended the game, as the log's own
+    starting scores of each hand have it (a wrong one is the chain's finding)."""
+    players = end.rules.players
+    rounds = game.rounds
+    for before, after in pairwise(rounds):
+        cur, nxt = before.start.round_index, after.start.round_index
+        why = end.must_end(cur, nxt, list(after.start.scores[:players]))
+        if why is not None:
+            return [
+                _mismatch(
+                    log,
+                    after,
+                    f"the game ends after {before.label} ({why}), but the log plays on "
+                    f"into {after.label}",
+                    after.first_event,
+                )
+            ]
+    return []
+
+
+def _mismatch(log: GameLog, rnd: RoundReplay, message: str, event: int) -> Finding:
+    return Finding("game-end-mismatch", Severity.ERROR, message, log.path, rnd.label, event, None)
 
 
 def _game_error(log: GameLog, last: RoundReplay, message: str, event: int) -> Finding:

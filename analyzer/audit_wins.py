@@ -69,7 +69,49 @@ def expected_pao(rec: WinRecord, result: HandResult, rules: Ruleset) -> int | No
                 and m.from_seat != rec.seat
             ):
                 return m.from_seat
+    if "suukantsu" in rules.pao_yakuman and Yaku.SUUKANTSU in yakuman:
+        return _suukantsu_pao(rec)
     return None
+
+
+def _suukantsu_pao(rec: WinRecord) -> int | None:
+    """Four-kong liability: the seat whose discard was called for the fourth kan, when
+    that kan is a daiminkan (M.League: riichi.wiki M.League page, "Notable rule
+    variations"; JPML: Pantheon jpmlA.php; WRC 2025 §9.1.1 through seed 004). A fourth
+    kan added to a pon or made concealed gives no liability.
+    """
+    fourth = rec.last_kan
+    if (
+        fourth is not None
+        and fourth.kind is MeldKind.DAIMINKAN
+        and fourth.from_seat is not None
+        and fourth.from_seat != rec.seat
+    ):
+        return fourth.from_seat
+    return None
+
+
+def _multiple_ron(rnd: RoundReplay, rules: Ruleset, path: str) -> list[Finding]:
+    """More than one ron on one tile where the rules do not score it: with head-bump
+    (``triple_ron = "atamahane"``, or ``double_ron`` off) only the winner nearest the
+    discarder wins; with ``triple_ron = "abortive"`` three rons are an abortive draw
+    (rules-matrix §E double and triple ron rows). One ``illegal-call`` finding, on the
+    first win the rules do not allow; the wins are still scored as the log has them.
+    """
+    rons = [rec for rec in rnd.wins if not rec.tsumo]
+    n = len(rons)
+    if n < 2:
+        return []
+    if n >= 3 and rules.triple_ron == "abortive":
+        why = "these rules make a triple ron an abortive draw, with no winner"
+        rec = rons[0]
+    elif rules.triple_ron == "atamahane" or (n == 2 and not rules.double_ron):
+        why = "these rules let only the winner nearest the discarder win (head-bump)"
+        rec = rons[1]
+    else:
+        return []
+    message = f"{n} players ron seat {rec.from_seat}'s tile: {why}"
+    return [error(rnd, path, "illegal-call", message, rec.event_index, rec.seat, 1, n)]
 
 
 def _fmt(items: Counter[tuple[Yaku, int]]) -> list[str]:
@@ -90,7 +132,7 @@ def check_wins(
     indicators (some mjai dialects): the ura han are then read back from the log's
     own numbers (the smallest count that makes them agree) rather than assumed 0.
     """
-    out: list[Finding] = []
+    out: list[Finding] = _multiple_ron(rnd, rules, path)
     scored = compared = 0
     takes_sticks = True
     for rec in rnd.wins:

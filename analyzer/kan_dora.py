@@ -72,9 +72,10 @@ class KanDoraClock:
         if self.kan_window is not None:
             seat, kind, flushed = self.kan_window
             self.kan_window = None
-            if isinstance(event, Win) and kind is MeldKind.KAKAN:
+            if isinstance(event, Win) and kind in (MeldKind.KAKAN, MeldKind.ANKAN):
                 # Chankan: the robbed kan turns no indicator, and a pending one
-                # from an earlier open kan stays unturned (rules-matrix §A).
+                # from an earlier open kan stays unturned (rules-matrix §A). A win
+                # right after an ankan is Thirteen Orphans robbing it: the same.
                 self.pending = 0
             else:
                 expected += flushed

@@ -64,6 +64,7 @@ class RoundState:
         "last_discard",
         "last_draw",
         "last_kakan",
+        "last_kans",
         "live_remaining",
         "melds",
         "next_drawer",
@@ -111,6 +112,7 @@ class RoundState:
         self.calls_made = 0
         self.kans_by_seat = [0] * 4
         self.kita = [0] * 4
+        self.last_kans: list[Meld | None] = [None] * 4
         self.live_remaining = (108 if players == 3 else 136) - 14 - 13 * players
         self.replacement_due: int | None = None
         self.replacement_cause: MeldKind | None = None
@@ -482,7 +484,7 @@ class RoundState:
             self.last_discard = None
             self.turn_seat = seat
             if kind is MeldKind.DAIMINKAN:
-                self.kan_declared(seat, kind, ev.pos)
+                self.kan_declared(seat, meld, ev.pos)
         elif kind is MeldKind.KAKAN:
             melds = self.melds[seat]
             k = next(
@@ -503,7 +505,7 @@ class RoundState:
             self.ippatsu_before_kakan = list(self.ippatsu)
             self.break_first_turn()
             self.last_kakan = (seat, meld)
-            self.kan_declared(seat, kind, ev.pos)
+            self.kan_declared(seat, meld, ev.pos)
         elif kind is MeldKind.ANKAN:
             for i, t in enumerate(meld.tiles):
                 self.take(
@@ -512,7 +514,9 @@ class RoundState:
             self.melds[seat].append(meld)
             self.nsets[seat] += 1
             self.break_first_turn()
-            self.kan_declared(seat, kind, ev.pos)
+            self.kan_declared(seat, meld, ev.pos)
+            # A ron on it is judged at the win (kokushi_robs_ankan): kept like a kakan.
+            self.last_kakan = (seat, meld)
         elif kind is MeldKind.KITA:
             if self.players != 3:
                 raise ReplayError(f"seat {seat} declares kita in a four-player game")
@@ -557,7 +561,9 @@ class RoundState:
         if self.rules.kuikae_forbidden and meld.kind in (MeldKind.CHI, MeldKind.PON):
             self.swap_ban = (seat, _swap_kinds(meld))
 
-    def kan_declared(self, seat: int, kind: MeldKind, pos: SourcePos) -> None:
+    def kan_declared(self, seat: int, meld: Meld, pos: SourcePos) -> None:
+        kind = meld.kind
+        self.last_kans[seat] = meld
         if kind is not MeldKind.DAIMINKAN and self.live_remaining == 0:
             self.finding(
                 "illegal-call",
@@ -599,6 +605,8 @@ class RoundState:
                 assert added.tiles
                 win_tile = added.added if added.added is not None else added.tiles[0]
                 chankan = added.kind is MeldKind.KAKAN
+                if added.kind is MeldKind.ANKAN:
+                    self.check_ankan_rob(seat, from_seat, win_tile, ev)
             else:
                 raise ReplayError(f"seat {seat} rons seat {from_seat}, who has no tile to ron")
             replacement = after_kita = False
@@ -668,9 +676,31 @@ class RoundState:
             riichi_sticks=self.sticks,
             honba=self.start.honba,
             kita=self.kita[seat],
+            last_kan=self.last_kans[seat],
         )
         self.record.wins.append(rec)
         return rec
+
+    def check_ankan_rob(self, seat: int, from_seat: int, tile: Tile, ev: Win) -> None:
+        """A ron on a concealed kan: only Thirteen Orphans may rob one, and only where
+        the rules allow it (``kokushi_robs_ankan``: Mahjong Soul, WRC). Else the win is
+        an ``illegal-call`` finding; the hand is still scored as the log has it.
+        """
+        kinds = {t.kind for t in self.hands[seat]} | {tile.kind}
+        kokushi = len(self.hands[seat]) == 13 and kinds == _ORPHANS
+        if kokushi and self.rules.kokushi_robs_ankan:
+            return
+        why = (
+            "these rules do not let Thirteen Orphans rob a concealed kan"
+            if kokushi
+            else "only Thirteen Orphans may rob a concealed kan"
+        )
+        self.finding(
+            "illegal-call",
+            f"seat {seat} rons {tile} from seat {from_seat}'s concealed kan: {why}",
+            ev.pos,
+            seat,
+        )
 
     def claimed_indicator(self, ev: Win, k: int) -> Tile | None:
         shown = ev.claims.dora_indicators
@@ -758,6 +788,9 @@ class RoundState:
         )
         self.record.draw = rec
         return rec
+
+
+_ORPHANS = frozenset({0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33})
 
 
 def counts34(tiles: list[Tile] | tuple[Tile, ...], skip: Tile | None = None) -> list[int]:

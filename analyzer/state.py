@@ -49,6 +49,9 @@ class WinRecord:
     riichi_sticks: int
     honba: int
     kita: int = 0
+    # The winner's last kan, as declared (a kakan adds to an older pon, so the meld
+    # list's order is not the order of the kans): the four-kong liability reads it.
+    last_kan: Meld | None = None
 
     @property
     def tsumo(self) -> bool:

@@ -47,6 +47,7 @@ ERROR_CODES = frozenset(
         "illegal-riichi",
         "inconsistent-log",
         "game-incomplete",
+        "game-end-mismatch",
         "round-without-result",
         "win-tile-mismatch",
         "tenpai-hand-mismatch",

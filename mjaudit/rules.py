@@ -78,6 +78,15 @@ class Ruleset:
         {"kyuushu", "suufon-renda", "suucha-riichi", "suukaikan", "sanchahou"}
     )
     tobi: bool = True
+    # -- the game's end (analyzer.audit_flow; rules-matrix §E game end row)
+    # A score of exactly 0 busts too (no preset: Tenhou and seed 004 play on at 0).
+    tobi_at_zero: bool = False
+    # The all-last dealer may stop as the sole top with the return points (Tenhou's
+    # agari-yame / tenpai-yame; the game may end there, it need not: a 2010 log plays on).
+    agari_yame: bool = True
+    # After the last hand, no one at the return points: the next wind, sudden death,
+    # up to its fourth hand (Tenhou; "no North").
+    west_extension: bool = True
     hanchan: bool = True
     start_points: int = 25000
     return_points: int = 30000
@@ -88,6 +97,8 @@ class Ruleset:
     riichi_min_points: int | None = 1000
     riichi_min_live_tiles: int | None = 4
     temp_furiten_lifted_by: TempFuritenLift = "discard"
+    # At an exhaustive draw a tenpai hand not in riichi may be declared noten (WRC).
+    noten_declaration: bool = False
     # -- bookkeeping
     assumed: tuple[str, ...] = field(default=(), compare=False)
 
@@ -128,6 +139,9 @@ _MAHJONGSOUL = replace(
     abortive_draws=frozenset({"kyuushu", "suufon-renda", "suucha-riichi", "suukaikan"}),
     uma=(15, 5, -5, -15),
     temp_furiten_lifted_by="draw-or-call",
+    # Kokushi may rob a concealed kan (riichienv GameRule.default_mjsoul
+    # allows_ron_on_ankan_for_kokushi_musou; rules-matrix §A).
+    kokushi_robs_ankan=True,
 )
 
 _MLEAGUE = replace(
@@ -139,8 +153,15 @@ _MLEAGUE = replace(
     double_ron=False,
     triple_ron="atamahane",
     pao_scope="pao-share",
+    # Sekinin barai on daisangen, daisuushii and suukantsu, the last only when the 4th
+    # kan is a daiminkan (riichi.wiki M.League page, "Notable rule variations").
+    pao_yakuman=frozenset({"daisangen", "daisuushii", "suukantsu"}),
     abortive_draws=frozenset(),
     tobi=False,
+    # No agari-yame and no extension: the all-last dealer plays on (ML-2 in
+    # rules-matrix §E game end row).
+    agari_yame=False,
+    west_extension=False,
     start_points=25000,
     return_points=30000,
     uma=(30, 10, -10, -30),
@@ -162,11 +183,29 @@ _WRC = replace(
     nagashi_mangan=False,
     abortive_draws=frozenset(),
     tobi=False,
+    # No agari-yame (WRC 2015 §5.9.1) and no extension; seed 004 "End of the game":
+    # "a dealer leading after that last hand plays on ... (section 10)".
+    agari_yame=False,
+    west_extension=False,
+    # Four-kong liability (seed 004, liability section: "WRC also applies liability to
+    # Four kongs (9.1.1)"): the discarder of the tile for the 4th kan, a daiminkan.
+    pao_yakuman=frozenset({"daisangen", "daisuushii", "suukantsu"}),
+    # The WRC 2022 Optional Rules preface names robbing a concealed quad for
+    # Thirteen Orphans among the fixed yaku definitions.
+    kokushi_robs_ankan=True,
     start_points=30000,
     return_points=30000,
     uma=(15, 5, -5, -15),
     leftover_sticks_to_top=False,
+    # Seed 004, furiten section: "WRC also lifts it when you call a tile".
     temp_furiten_lifted_by="draw-or-call",
+    # Seed 004 riichi section: "WRC 2025 drops both thresholds and allows riichi below
+    # 1,000 points and with fewer than four tiles left, even on the last draw (8.9)".
+    riichi_min_points=None,
+    riichi_min_live_tiles=None,
+    # A tenpai hand may be declared noten unless in riichi (WRC 2015 §5.7.2, in
+    # rules-matrix §E noten row; seed 004: "declaring noten as WRC allows").
+    noten_declaration=True,
 )
 
 _EMA = replace(
@@ -178,6 +217,15 @@ _EMA = replace(
     triple_ron="scored",
     pao_pays_honba=False,
     leftover_sticks_to_top=True,
+    # What EMA does not take over from WRC 2025 (EMA RCR 2016): liability on DSG and
+    # DSX only (§3.3.9), no kokushi ankan robbing and no declared noten (not in the
+    # RCR text read: unverified, kept as before), the riichi thresholds of the 2012
+    # text (>= 4 tiles; 1000 points unverified).
+    pao_yakuman=frozenset({"daisangen", "daisuushii"}),
+    kokushi_robs_ankan=False,
+    noten_declaration=False,
+    riichi_min_points=1000,
+    riichi_min_live_tiles=4,
 )
 
 _JPML = replace(
@@ -194,6 +242,13 @@ _JPML = replace(
     triple_ron="atamahane",
     nagashi_mangan=False,
     tobi=False,
+    # Head-bump settles a triple ron, so it is no abortive draw (Pantheon jpmlA.php
+    # setWithAtamahane(true)); the other four stay (abortive draws on).
+    abortive_draws=frozenset({"kyuushu", "suufon-renda", "suucha-riichi", "suukaikan"}),
+    # No agari-yame, no extension (unverified: no JPML text found; league play ends
+    # after South 4 as WRC and M.League do).
+    agari_yame=False,
+    west_extension=False,
     pao_yakuman=frozenset({"daisangen", "daisuushii", "suukantsu"}),
     start_points=30000,
     return_points=30000,
@@ -210,6 +265,10 @@ _WORLDATPLAY = replace(
     uma=(0, 0, 0, 0),
     return_points=25000,
     temp_furiten_lifted_by="draw",
+    # Seed 004 "End of the game": the game ends after South 4 unless the dealer
+    # repeats, "since there is no stopping early", and below 0 (0 plays on).
+    agari_yame=False,
+    west_extension=False,
 )
 _WORLDATPLAY_SANMA = replace(
     _WORLDATPLAY,

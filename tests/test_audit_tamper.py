@@ -326,3 +326,81 @@ def test_a_tile_dealt_twice_is_an_inconsistent_hand_not_an_unreadable_file() -> 
     assert broken.round == third
     assert "at element" in broken.message and "<INIT>: tile id" in broken.message
     assert broken.message.endswith("comes into play twice")
+
+
+# -- the game's end ----------------------------------------------------------------------
+BUST_GAME = "2022060100gm-00a9-0000-210acdc3.xml"  # seat 0 ends on -6100 after S1-0
+AGARI_YAME_GAME = "2022060100gm-00a9-0000-6db179be.xml"  # S4-0: the dealer, sole top, stops
+WEST_GAME = "2011020416gm-00a9-0000-025480d4.xml"  # nobody at 30000 after S4: W1 is played
+
+
+def _shift_from_start(c: Els, hundreds: list[int]) -> None:
+    """Move every score of the game, the first hand's included, by ``hundreds``."""
+    _shift_after(c, _nth(c, "INIT", 0) - 1, hundreds)
+
+
+def _game_end_findings(result: FileAudit) -> list[str]:
+    return [f.message for f in result.findings if f.code == "game-end-mismatch"]
+
+
+def test_real_games_that_end_by_busting_after_south_4_and_in_west_are_clean() -> None:
+    for name in (BUST_GAME, AGARI_YAME_GAME, WEST_GAME, EXACT_GAME):
+        result = tamper(name, lambda c: None)
+        assert error_codes(result) == [], name
+        checks = dict(result.checks)
+        assert checks["game_lengths_checked"] == 1
+        assert checks["game_continuations_checked"] == result.rounds - 1
+
+
+def test_a_game_that_plays_on_after_a_player_busts() -> None:
+    # KYUUSHU_GAME with seat 0 5500 lower and seat 2 (the top) 5500 higher throughout:
+    # seat 0 is on 0 after S3-0 (that plays on) and on -1000 after S3-1, yet S4-2 is
+    # dealt. Every number follows from the one before, so this is the only finding.
+    result = tamper(KYUUSHU_GAME, lambda c: _shift_from_start(c, [-55, 0, 55, 0]))
+    assert error_codes(result) == ["game-end-mismatch"]
+    (found,) = [f for f in result.findings if f.code == "game-end-mismatch"]
+    assert found.round == "S4-2"
+    assert found.message == (
+        "the game ends after S3-1 (seat 0 has -1000 points (busting)), "
+        "but the log plays on into S4-2"
+    )
+
+
+def test_a_score_of_exactly_zero_plays_on_unless_the_rules_bust_it() -> None:
+    from dataclasses import replace
+
+    from analyzer.audit import audit_log
+    from mjaudit.rules import preset
+    from parsers.tenhou_xml import parse_tenhou_xml
+    from tests.conftest import corpus_file, elements, rebuild
+
+    # EXACT_GAME with seat 0 7600 lower (and seat 1, the top, higher): 0 after E4-0.
+    c = elements(corpus_file(EXACT_GAME))
+    _shift_from_start(c, [-76, 76, 0, 0])
+    log = parse_tenhou_xml(rebuild(c), EXACT_GAME)
+    tenhou = preset("tenhou")
+    assert error_codes(audit_log(log, tenhou)) == []
+    at_zero = audit_log(log, replace(tenhou, tobi_at_zero=True))
+    assert error_codes(at_zero) == ["game-end-mismatch"]
+    assert _game_end_findings(at_zero) == [
+        "the game ends after E4-0 (seat 0 has 0 points (busting)), but the log plays on into S1-0"
+    ]
+
+
+def test_a_result_recorded_after_south_3_is_too_early() -> None:
+    def edit(c: Els) -> None:
+        results = [k for k, e in enumerate(c) if e.tag in ("AGARI", "RYUUKYOKU")]
+        owari = c[results[-1]].get("owari", "")
+        k = max(
+            k
+            for k in results
+            if _ints(c[max(i for i in range(k) if c[i].tag == "INIT")], "seed")[0] == 6
+        )
+        c[k].set("owari", owari)
+        del c[k + 1 :]
+
+    result = tamper(EXACT_GAME, edit)
+    messages = _game_end_findings(result)
+    assert len(messages) == 1
+    assert "the game goes on: the last hand is S4, and no player is below 0" in messages[0]
+    assert "game-incomplete" not in error_codes(result)

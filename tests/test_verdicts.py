@@ -106,7 +106,7 @@ def test_tenhou_json_with_sc_after_the_first_hands_is_incomplete() -> None:
     doc = json.loads(_need(JSON_GAME).read_text(encoding="utf-8"))
     doc["log"] = doc["log"][:3]  # the final sc is kept: a result recorded too early
     result = _audit(json.dumps(doc, ensure_ascii=False).encode(), "cut.json")
-    assert "game-incomplete" in error_codes(result)
+    assert "game-end-mismatch" in error_codes(result)
     assert any("the game goes on" in f.message for f in _errors(result))
 
 
@@ -135,8 +135,8 @@ def test_tenhou_xml_with_owari_after_an_early_hand_is_incomplete() -> None:
         del c[k + 1 :]
 
     result = tamper(EXACT_GAME, edit)
-    assert "game-incomplete" in error_codes(result)
-    found = next(f for f in _errors(result) if f.code == "game-incomplete")
+    assert "game-end-mismatch" in error_codes(result)
+    found = next(f for f in _errors(result) if f.code == "game-end-mismatch")
     assert "the game goes on: the last hand is S4" in found.message
     # The final scores of the real end do not fit the early one: that follows from it.
     index = result.findings.index(found)
@@ -164,7 +164,7 @@ def _owari_moved_to(name: str, label: str) -> FileAudit:
 def test_a_game_that_goes_into_west_cut_at_south_4_is_incomplete() -> None:
     # After S4-0 nobody has 30000 (28600, 25000, 17900, 28500): the game went on to W1.
     result = _owari_moved_to("2011020416gm-00a9-0000-025480d4.xml", "S4-0")
-    found = [f for f in _errors(result) if f.code == "game-incomplete"]
+    found = [f for f in _errors(result) if f.code == "game-end-mismatch"]
     assert len(found) == 1
     assert "no player has 30000 after S4, so the game goes on into W1" in found[0].message
 
@@ -172,7 +172,7 @@ def test_a_game_that_goes_into_west_cut_at_south_4_is_incomplete() -> None:
 def test_a_dealer_who_keeps_the_seat_behind_cut_in_the_last_hand_is_incomplete() -> None:
     # After S4-0 the dealer (seat 3, 14200) is last and keeps the seat: S4-1 follows.
     result = _owari_moved_to("2010122717gm-00a9-0000-8e787e61.xml", "S4-0")
-    found = [f for f in _errors(result) if f.code == "game-incomplete"]
+    found = [f for f in _errors(result) if f.code == "game-end-mismatch"]
     assert len(found) == 1
     assert "the dealer keeps the seat and is not the sole top player" in found[0].message
 
