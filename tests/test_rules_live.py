@@ -121,6 +121,7 @@ DOUBLE_RON_GAME = "2022060100gm-00a9-0000-34c99cfa.xml"  # elements 720 and 721
 TRIPLE_RON_GAME = "2010113000gm-0061-0000-ef7062e1.xml"  # RYUUKYOKU type="ron3"
 NAGASHI_GAME = "2014051613gm-0041-0000-3366561a.xml"  # RYUUKYOKU type="nm"
 TONPUU_GAME = "2009071823gm-0041-0000-ff3a2214.xml"  # ends after East 4
+EARLY_END_GAME = "2011020416gm-00a9-0000-025480d4.xml"  # went on to West after S4-0
 KITA_RINSHAN_GAME = "tenhou-json/full-game/2024010120gm-00b9-0000-ef5da89f.json"
 
 
@@ -167,6 +168,7 @@ def _kokushi_ankan_game() -> GameLog:
     b.start_round(["111z2468m2468p99s", "19m19p19s234567z9m", FAR[1], FAR[2]], dora="9s")
     b.draw(0, "1z")
     b.ankan(0, "1z")
+    # The builder robs only a kakan: point its kakan slot at the ankan's last tile.
     b.last_kakan = (0, b.melds[0][-1].tile_ids[-1])  # type: ignore[index]
     b.ron(
         1,
@@ -227,7 +229,7 @@ def _no_hanchan_in_hint(name: str) -> Callable[[object], object]:
         hint = replace(start.rules_hint, hanchan=None, description="")
         events = (replace(start, rules_hint=hint), *log.events[1:])
         bare = replace(log, events=events)
-        rules = replace(preset("tenhou"), name="club", hanchan=bool(value))
+        rules = replace(TENHOU, name="club", hanchan=value)  # type: ignore[arg-type]
         return _codes(bare, rules)
 
     return run
@@ -269,7 +271,8 @@ def _assumed(value: object) -> object:
 
 
 def _owari_moved(value: object) -> object:
-    """LONG_GAME with its final result moved to an earlier hand (E4 or later)."""
+    """EARLY_END_GAME with its final result moved to S4-0, the hand before West began;
+    the game-level codes of its audit under a preset named ``value``."""
     c = elements(corpus_file(EARLY_END_GAME))
     ends = [k for k, e in enumerate(c) if e.tag in ("AGARI", "RYUUKYOKU")]
     owari = c[ends[-1]].get("owari", "")
@@ -282,9 +285,6 @@ def _owari_moved(value: object) -> object:
     log = parse_tenhou_xml(rebuild(c), EARLY_END_GAME)
     rules = replace(resolve_rules(log, "auto"), name=str(value))
     return tuple(sorted({f.code for f in audit_log(log, rules).findings if f.code in _GAME_LEVEL}))
-
-
-EARLY_END_GAME = "2011020416gm-00a9-0000-025480d4.xml"  # went on to West after S4-0
 
 
 def _players(value: object) -> object:
@@ -401,6 +401,12 @@ CASES: dict[str, tuple[Case, ...]] = {
             _hand("kazoe_yakuman", TENHOU, "223344m667788m55m", "2m", tsumo=True, riichi=True),
             expect=((13, 20, 0, 32000), (13, 20, 0, 24000)),
         ),
+        Case(
+            "a real sanma kazoe yakuman",
+            (True, False),
+            _corpus("kazoe_yakuman", KAZOE_GAME),
+            expect=((), ("limit-mismatch", "payment-mismatch", "points-mismatch")),
+        ),
     ),
     "double_yakuman_patterns": (
         Case(
@@ -409,6 +415,12 @@ CASES: dict[str, tuple[Case, ...]] = {
             _hand("double_yakuman_patterns", TENHOU, "119m19p19s1234567z", "1m", ron=True),
             expect=((13, 0, 1, 32000), (26, 0, 2, 64000)),
         ),
+        Case(
+            "a real pattern paid as a single yakuman",
+            (False, True),
+            _corpus("double_yakuman_patterns", DOUBLE_PATTERN_GAME),
+            expect=((), ("payment-mismatch", "points-mismatch")),
+        ),
     ),
     "composite_yakuman": (
         Case(
@@ -416,6 +428,12 @@ CASES: dict[str, tuple[Case, ...]] = {
             (True, False),
             _hand("composite_yakuman", TENHOU, "555666777z111z22z", "2z", tsumo=True),
             expect=((39, 60, 3, 96000), (13, 60, 1, 32000)),
+        ),
+        Case(
+            "a real double yakuman",
+            (True, False),
+            _corpus("composite_yakuman", COMPOSITE_GAME),
+            expect=((), ("payment-mismatch", "points-mismatch")),
         ),
     ),
     "double_wind_pair_fu": (
@@ -433,6 +451,12 @@ CASES: dict[str, tuple[Case, ...]] = {
             ),
             expect=((1, 40, 0, 2000), (1, 30, 0, 1500)),
         ),
+        Case(
+            "a real hand with a double-wind pair",
+            (4, 2),
+            _corpus("double_wind_pair_fu", WIND_PAIR_GAME),
+            expect=((), ("fu-mismatch", "payment-mismatch", "points-mismatch")),
+        ),
     ),
     "rinshan_tsumo_fu": (
         Case(
@@ -448,6 +472,12 @@ CASES: dict[str, tuple[Case, ...]] = {
                 melds=["ankan:2222m"],
             ),
             expect=((2, 50, 0, 3200), (2, 40, 0, 2700)),
+        ),
+        Case(
+            "a real rinshan tsumo",
+            (True, False),
+            _corpus("rinshan_tsumo_fu", RINSHAN_GAME),
+            expect=((), ("fu-mismatch",)),
         ),
     ),
     "kuitan": (
