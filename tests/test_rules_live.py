@@ -27,7 +27,7 @@ from analyzer.furiten import review_log
 from analyzer.scoring import NotAWin
 from mjaudit.events import GameLog, GameStart, Limit
 from mjaudit.findings import Severity
-from mjaudit.rules import Ruleset, preset
+from mjaudit.rules import PRESETS, Ruleset, preset
 from mjaudit.yaku import Yaku
 from parsers import load
 from parsers.tenhou_xml import parse_tenhou_xml
@@ -779,3 +779,33 @@ def test_every_field_has_a_case() -> None:
     names = [f.name for f in fields(Ruleset)]
     assert sorted(CASES) == sorted(names)
     assert [n for n in names if not CASES[n]] == []
+
+
+# -- docs/rules.md -------------------------------------------------------------------
+RULES_DOC = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
+_BOOKKEEPING = {"name", "assumed"}  # one row for every preset (docs/rules.md §H)
+
+
+def _doc_rows() -> dict[str, list[str]]:
+    rows: dict[str, list[str]] = {}
+    for line in RULES_DOC.read_text(encoding="utf-8").splitlines():
+        if line.startswith("| `") and line.endswith(" |"):
+            name, _, rest = line[3:].partition("` | ")
+            rows[name] = [cell.strip() for cell in rest[:-2].split(" | ")]
+    return rows
+
+
+def test_the_rules_doc_has_every_field_with_a_source_in_every_cell() -> None:
+    rows = _doc_rows()
+    assert sorted(rows) == sorted(f.name for f in fields(Ruleset))
+    text = RULES_DOC.read_text(encoding="utf-8")
+    assert [p for p in PRESETS if f"`{p}`" not in text] == []
+    presets = len(PRESETS)
+    for name, cells in rows.items():
+        if name in _BOOKKEEPING:
+            assert len(cells) == 1, name
+            continue
+        assert len(cells) == presets, f"{name}: {len(cells)} cells for {presets} presets"
+        for column, cell in enumerate(cells):
+            # "value — source", or "value — unverified: why", or a moot setting.
+            assert " — " in cell or "moot" in cell, f"{name}, column {column + 1}: {cell!r}"
