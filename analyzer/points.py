@@ -123,12 +123,18 @@ def settle_win(
     by the discarder, ``rules.honba_tsumo_each`` from each payer on a tsumo. Sticks:
     1000 each to the winner. A double ron is settled one winner at a time; Tenhou gives
     honba and sticks only to the winner nearest the discarder
-    (``takes_honba_and_sticks=False`` for the other). Pao (Tenhou, matrix §E): on a
-    tsumo the liable seat pays everything, on a ron it pays half with the discarder;
-    the liable seat also pays the honba when ``rules.pao_pays_honba``.
+    (``takes_honba_and_sticks=False`` for the other); with
+    ``rules.double_ron_honba_each`` (EMA RCR 2016 §3.4.9: each winner is paid in full,
+    counters included) every winner takes the honba, the sticks still go to the first.
+    Pao (Tenhou, matrix §E): on a tsumo the liable seat pays everything, honba
+    included, and the others pay nothing (Tenhou manual "積み棒は包"; EMA RCR §3.3.9
+    "the two remaining opponents pay nothing"); on a ron it pays half with the
+    discarder, and the honba when ``rules.pao_pays_honba`` (EMA: "only the discarder
+    pays for any counters").
     """
     deltas = [0, 0, 0, 0]
-    honba = honba if takes_honba_and_sticks else 0
+    if not takes_honba_and_sticks and not rules.double_ron_honba_each:
+        honba = 0
     tsumo = from_seat == winner
     pao = pao_seat if pao_seat is not None and pao_seat != winner else None
     if not tsumo:
@@ -151,12 +157,9 @@ def settle_win(
             if share and result.total:
                 # The liable seat covers the pao share; the rest is a normal tsumo.
                 normal = round_up(normal * (result.total - share) // result.total)
-            pays_honba = pao is None or not rules.pao_pays_honba
-            deltas[s] -= normal + (honba_each if pays_honba else 0)
+            deltas[s] -= normal + (honba_each if pao is None else 0)
         if pao is not None:
-            deltas[pao] -= share
-            if rules.pao_pays_honba:
-                deltas[pao] -= honba_each * len(payers)
+            deltas[pao] -= share + honba_each * len(payers)
         deltas[winner] -= sum(deltas)
     if takes_honba_and_sticks:
         deltas[winner] += 1000 * riichi_sticks
