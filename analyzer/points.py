@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from mjaudit.events import Limit
-from mjaudit.hands import HandResult, Payments
+from mjaudit.hands import HandResult, Payments, WinContext
 from mjaudit.rules import Ruleset
 from mjaudit.yaku import Yaku
 
@@ -27,6 +27,7 @@ __all__ = [
     "noten_payments",
     "round_up",
     "settle_win",
+    "win_receipts",
 ]
 
 MANGAN: Final = 2000
@@ -164,6 +165,25 @@ def settle_win(
     if takes_honba_and_sticks:
         deltas[winner] += 1000 * riichi_sticks
     return tuple(deltas)
+
+
+def win_receipts(result: HandResult, ctx: WinContext, rules: Ruleset) -> tuple[Payments, int]:
+    """What each payer hands over with ``ctx.honba`` honba, and what the winner receives
+    with the honba and ``ctx.riichi_sticks`` sticks: the win settled as in an audit
+    (:func:`settle_win`), the first dealer in seat 0 and the winner in its seat wind's seat.
+    """
+    players = ctx.players
+    winner = ctx.seat_wind % players
+    from_seat = winner if ctx.tsumo else (winner + 1) % players
+    deltas = settle_win(
+        result, winner, from_seat, 0, ctx.honba, ctx.riichi_sticks, rules, players=players
+    )
+    if not ctx.tsumo:
+        return Payments(discarder=-deltas[from_seat]), deltas[winner]
+    other = next(s for s in range(1, players) if s != winner)
+    if ctx.is_dealer:
+        return Payments(non_dealer=-deltas[other]), deltas[winner]
+    return Payments(dealer=-deltas[0], non_dealer=-deltas[other]), deltas[winner]
 
 
 def _tsumo_share(result: HandResult, payer_is_dealer: bool) -> int:
