@@ -184,3 +184,27 @@ def test_indicators_the_rules_cannot_have_exit_2(capsys: pytest.CaptureFixture[s
     assert "red" in capsys.readouterr().err
     # Tenhou has them all.
     assert main([*hand, "--dora", "1m", "--dora", "1s", "--ura", "2p"]) == 0
+
+
+def test_readme_score_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every ``mjaudit score`` line of the README runs, and prints the ``# `` lines
+    written under it."""
+    import shlex
+
+    from tests.conftest import REPO
+
+    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
+    ran = 0
+    for k, line in enumerate(lines):
+        if not line.startswith("mjaudit score "):
+            continue
+        assert main(shlex.split(line)[1:]) == 0, line
+        out = capsys.readouterr().out.splitlines()
+        shown = []
+        for follow in lines[k + 1 :]:
+            if not follow.startswith("# "):
+                break
+            shown.append(follow[2:])
+        assert out[: len(shown)] == shown, line
+        ran += 1
+    assert ran >= 3
