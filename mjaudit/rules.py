@@ -200,6 +200,9 @@ _JPML = replace(
     _TENHOU,
     name="jpml",
     aka=False,
+    # JPML common rules (pixiv encyclopedia, 日本プロ麻雀連盟, 共通ルール): "連風牌の対子も2符
+    # とする" (a double-wind pair is 2 fu too); a rinshan win is a tsumo, +2 fu (same list).
+    double_wind_pair_fu=2,
     kan_dora=False,
     ura_dora=False,
     kan_ura=False,

@@ -3,7 +3,9 @@ issue's table, and fails where the preset or the engine did not follow the sourc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -53,6 +55,8 @@ def test_mleague_double_wind_pair_is_2_fu() -> None:
     mleague = score(hand, win="1z", tsumo=True, seat="E", round="E", rules="mleague")
     assert tenhou.fu == 40 and mleague.fu == 30
     assert ("pair of double wind", 2) in [(p.reason, p.fu) for p in mleague.fu_parts]
+    # JPML likewise (its common rules: 連風牌の対子も2符).
+    assert score(hand, win="1z", tsumo=True, seat="E", round="E", rules="jpml").fu == 30
 
 
 # -- renhou -----------------------------------------------------------------------------
@@ -209,3 +213,107 @@ def test_uma_by_floating_in_a_rules_file_is_checked() -> None:
         override(preset("tenhou"), {"uma_by_floating": [[1, 2, 3, 4]]})
     rules = override(preset("tenhou"), {"uma_by_floating": [[5, 1, -1, -5]] * 5})
     assert rules.uma_by_floating[0] == (5, 1, -1, -5)
+
+
+# -- every scoring and settlement setting changes an outcome ---------------------------
+
+
+def _value(hand: str, win: str, rules: Ruleset, **situation: Any) -> object:
+    """A hand's (han, fu, total), or the code of the reason it is no win."""
+    try:
+        r = score(hand, win=win, rules=rules, **situation)
+    except NotAWin as exc:
+        return exc.code
+    return (r.han, r.fu, r.total, r.yakuman)
+
+
+def _settled(rules: Ruleset, **kw: object) -> tuple[int, ...]:
+    hand = "555z666z777z111z22z"  # daisangen + tsuuiisou (+ suuankou tanki on a ron)
+    r = score(hand, win="2z", ron=not kw.get("tsumo"), tsumo=bool(kw.get("tsumo")), rules=rules)
+    from_seat = 1 if kw.get("tsumo") else 0
+    return settle_win(r, 1, from_seat, 0, 2, 1, rules, pao_seat=3)
+
+
+def _final(rules: Ruleset, scores: tuple[int, ...] = (41500, 29000, 27000, 21500)) -> object:
+    hint = replace(rules_hint(), source="mjai")
+    res = final_result(scores, 1, 0, rules.players, rules, hint, "g")
+    return (res.final_scores, res.results)
+
+
+_LIVE: dict[str, tuple[object, Callable[[Ruleset], object]]] = {
+    "aka": (False, lambda r: _value("234m067p22345678s", "8s", r, ron=True)),
+    "ura_dora": (
+        False,
+        lambda r: _value(PINFU_TANYAO, "8s", r, ron=True, riichi=True, ura=("1s",)),
+    ),
+    "kiriage": (True, lambda r: _value(PINFU_TANYAO, "8s", r, ron=True, riichi=True, dora=("1m",))),
+    "kazoe_yakuman": (
+        False,
+        lambda r: _value(PINFU_TANYAO, "8s", r, ron=True, riichi=True, dora=("1s",) * 5),
+    ),
+    "double_yakuman_patterns": (True, lambda r: _value("119m19p19s1234567z", "1m", r, ron=True)),
+    "composite_yakuman": (False, lambda r: _value("555z666z777z111z22z", "2z", r, ron=True)),
+    "double_wind_pair_fu": (
+        2,
+        lambda r: _value("123m456p555s789s11z", "1z", r, tsumo=True, seat="E"),
+    ),
+    "rinshan_tsumo_fu": (
+        False,
+        lambda r: _value(
+            "333p456m678s55m", "4m", r, tsumo=True, rinshan=True, melds=("ankan:2222s",)
+        ),
+    ),
+    "kuitan": (False, lambda r: _value("234m567p22s345s", "5s", r, ron=True, melds=("chi:678s",))),
+    "ippatsu": (
+        False,
+        lambda r: _value(PINFU_TANYAO, "8s", r, ron=True, riichi=True, ippatsu=True),
+    ),
+    "renhou": ("mangan", lambda r: _value(PINFU_TANYAO, "8s", r, ron=True, renhou=True)),
+    "honba_ron": (200, lambda r: _settled(r)),
+    "honba_tsumo_each": (
+        200,
+        lambda r: settle_win(score(PINFU_TANYAO, win="8s", tsumo=True, rules=r), 1, 1, 0, 2, 0, r),
+    ),
+    "double_ron_honba_each": (
+        True,
+        lambda r: settle_win(
+            score(PINFU_TANYAO, win="8s", ron=True, rules=r),
+            2,
+            0,
+            0,
+            2,
+            1,
+            r,
+            takes_honba_and_sticks=False,
+        ),
+    ),
+    "pao_scope": ("pao-share", lambda r: _settled(r, tsumo=True)),
+    "pao_pays_honba": (False, lambda r: _settled(r)),
+    # (The oka shows where the top does not take the rest.)
+    "start_points": (30000, lambda r: _final(replace(r, leftover_sticks_to_top=False))),
+    "return_points": (25000, _final),
+    "uma": ((30, 10, -10, -30), _final),
+    "uma_by_floating": (((5, 1, -1, -5),) * 5, _final),
+    "leftover_sticks_to_top": (False, _final),
+    "final_rounding": ("thousand-half-up", _final),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LIVE))
+def test_scoring_setting_is_live(name: str) -> None:
+    flipped, outcome = _LIVE[name]
+    base = preset("tenhou")
+    assert getattr(base, name) != flipped
+    changes: dict[str, Any] = {name: flipped}
+    assert outcome(base) != outcome(replace(base, **changes))
+
+
+def test_sanma_settings_are_live() -> None:
+    base = preset("tenhou-sanma")
+    r = score("234p567p22345678s", win="8s", tsumo=True, rules=base, players=3)
+    split = replace(base, tsumo_son=False)
+    r_split = score("234p567p22345678s", win="8s", tsumo=True, rules=split, players=3)
+    assert r.payments != r_split.payments
+    from analyzer.points import noten_payments
+
+    assert noten_payments([0], 3, base) != noten_payments([0], 3, replace(base, noten_pool=3000))
