@@ -44,8 +44,8 @@ def situational_yaku(ctx: WinContext, rules: Ruleset, closed: bool) -> list[Yaku
     if ctx.houtei and not ctx.tsumo:
         out.append(entry(Yaku.HOUTEI, 1))
     if ctx.renhou and not ctx.tsumo and rules.renhou == "cumulative":
-        # WRC 2014 precisions: "Renhō is cumulative with other yaku and dora"; 5 han, so
-        # a mangan on its own. (A "mangan" renhou is a limit hand: see scoring.score.)
+        # WRC 2014 §6.5.4 lists it among the five-han yaku, "cumulative with other yaku
+        # and dora": a mangan on its own. (A "mangan" renhou is a limit: scoring.score.)
         out.append(entry(Yaku.RENHOU, 5))
     return out
 

@@ -163,8 +163,9 @@ _WRC = replace(
     _TENHOU,
     name="wrc",
     aka=False,
-    # WRC 2014 rules, precisions (reachmahjong.com forum, WRC 2014 rules thread):
-    # "Renhō is cumulative with other yaku and dora". Not re-read in the 2025 text.
+    # WRC 2014 rules §6.5.4 "Five han yaku" (the table of contents) with the precision
+    # "Renhō is cumulative with other yaku and dora" (reachmahjong.com WRC 2014 rules
+    # thread); WRC 2015 keeps a §6.5.4 "Mangan yaku". The 2025 text was not read.
     renhou="cumulative",
     open_kan_dora_timing="immediate",
     kiriage=True,
