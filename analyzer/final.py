@@ -261,8 +261,17 @@ def _tenhou_formulas(
     return out
 
 
-def _ruleset_formula(rules: Ruleset, players: int) -> _Formula:
-    uma = tuple(float(u) for u in rules.uma[:players])
+def _ruleset_uma(rules: Ruleset, finals: Sequence[int], players: int) -> tuple[int, ...]:
+    """The uma by rank; with ``uma_by_floating`` it depends on how many players finish
+    at or above the start points (JPML: MahjongPantheon jpmlA.php ComplexUma)."""
+    if not rules.uma_by_floating:
+        return rules.uma[:players]
+    floating = sum(1 for score in finals[:players] if score >= rules.start_points)
+    return rules.uma_by_floating[floating][:players]
+
+
+def _ruleset_formula(rules: Ruleset, finals: Sequence[int], players: int) -> _Formula:
+    uma = tuple(float(u) for u in _ruleset_uma(rules, finals, players))
     rounding: Rounding = "thousand" if rules.final_rounding == "thousand-half-up" else "exact"
     share = rules.name.startswith(("wrc", "mleague"))  # matrix §E: tied players share uma
     return _Formula(
@@ -300,7 +309,7 @@ def final_candidates(
     if tenhou:
         formulas = _tenhou_formulas(finals, players, start, hint, game_id)
     else:
-        formulas = [_ruleset_formula(rules, players)]
+        formulas = [_ruleset_formula(rules, finals, players)]
         start = rules.start_points
     return tuple(
         FinalResult(finals, _results(finals, first_dealer, start, f), f.text, f.assumed)

@@ -304,6 +304,7 @@ class FuritenTracker:
             houtei=not tsumo and last and not chankan,
             tenhou=tsumo and first and s == dealer,
             chiihou=tsumo and first and s != dealer,
+            renhou=not tsumo and first and s != dealer,
             seat_wind=(s - dealer) % state.players,
             round_wind=(state.start.round_index // 4) % 4,
             dora_indicators=tuple(t for t in state.dora if t is not None),

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from mjaudit.events import Limit
-from mjaudit.hands import HandResult, Payments
+from mjaudit.hands import HandResult, Payments, WinContext
 from mjaudit.rules import Ruleset
 from mjaudit.yaku import Yaku
 
@@ -27,6 +27,7 @@ __all__ = [
     "noten_payments",
     "round_up",
     "settle_win",
+    "win_receipts",
 ]
 
 MANGAN: Final = 2000
@@ -123,12 +124,18 @@ def settle_win(
     by the discarder, ``rules.honba_tsumo_each`` from each payer on a tsumo. Sticks:
     1000 each to the winner. A double ron is settled one winner at a time; Tenhou gives
     honba and sticks only to the winner nearest the discarder
-    (``takes_honba_and_sticks=False`` for the other). Pao (Tenhou, matrix §E): on a
-    tsumo the liable seat pays everything, on a ron it pays half with the discarder;
-    the liable seat also pays the honba when ``rules.pao_pays_honba``.
+    (``takes_honba_and_sticks=False`` for the other); with
+    ``rules.double_ron_honba_each`` (EMA RCR 2016 §3.4.9: each winner is paid in full,
+    counters included) every winner takes the honba, the sticks still go to the first.
+    Pao (Tenhou, matrix §E): on a tsumo the liable seat pays everything, honba
+    included, and the others pay nothing (Tenhou manual "積み棒は包"; EMA RCR §3.3.9
+    "the two remaining opponents pay nothing"); on a ron it pays half with the
+    discarder, and the honba when ``rules.pao_pays_honba`` (EMA: "only the discarder
+    pays for any counters").
     """
     deltas = [0, 0, 0, 0]
-    honba = honba if takes_honba_and_sticks else 0
+    if not takes_honba_and_sticks and not rules.double_ron_honba_each:
+        honba = 0
     tsumo = from_seat == winner
     pao = pao_seat if pao_seat is not None and pao_seat != winner else None
     if not tsumo:
@@ -151,16 +158,32 @@ def settle_win(
             if share and result.total:
                 # The liable seat covers the pao share; the rest is a normal tsumo.
                 normal = round_up(normal * (result.total - share) // result.total)
-            pays_honba = pao is None or not rules.pao_pays_honba
-            deltas[s] -= normal + (honba_each if pays_honba else 0)
+            deltas[s] -= normal + (honba_each if pao is None else 0)
         if pao is not None:
-            deltas[pao] -= share
-            if rules.pao_pays_honba:
-                deltas[pao] -= honba_each * len(payers)
+            deltas[pao] -= share + honba_each * len(payers)
         deltas[winner] -= sum(deltas)
     if takes_honba_and_sticks:
         deltas[winner] += 1000 * riichi_sticks
     return tuple(deltas)
+
+
+def win_receipts(result: HandResult, ctx: WinContext, rules: Ruleset) -> tuple[Payments, int]:
+    """What each payer hands over with ``ctx.honba`` honba, and what the winner receives
+    with the honba and ``ctx.riichi_sticks`` sticks: the win settled as in an audit
+    (:func:`settle_win`), the first dealer in seat 0 and the winner in its seat wind's seat.
+    """
+    players = ctx.players
+    winner = ctx.seat_wind % players
+    from_seat = winner if ctx.tsumo else (winner + 1) % players
+    deltas = settle_win(
+        result, winner, from_seat, 0, ctx.honba, ctx.riichi_sticks, rules, players=players
+    )
+    if not ctx.tsumo:
+        return Payments(discarder=-deltas[from_seat]), deltas[winner]
+    other = next(s for s in range(1, players) if s != winner)
+    if ctx.is_dealer:
+        return Payments(non_dealer=-deltas[other]), deltas[winner]
+    return Payments(dealer=-deltas[0], non_dealer=-deltas[other]), deltas[winner]
 
 
 def _tsumo_share(result: HandResult, payer_is_dealer: bool) -> int:

@@ -651,6 +651,7 @@ class RoundState:
             houtei=not ev.tsumo and last and not chankan,
             tenhou=ev.tsumo and first and seat == dealer,
             chiihou=ev.tsumo and first and seat != dealer,
+            renhou=not ev.tsumo and first and seat != dealer,
             # Three-player games have no North seat: winds go round mod 3.
             seat_wind=(seat - dealer) % self.players,
             round_wind=(self.start.round_index // 4) % 4,

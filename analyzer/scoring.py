@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from analyzer.fu import CHIITOITSU_FU, FuResult, reading_fu
 from analyzer.hand import decompose, is_chiitoitsu, is_kokushi
-from analyzer.points import base_points, hand_payments
+from analyzer.points import MANGAN, base_points, hand_payments
 from analyzer.readings import meld_groups, readings
 from analyzer.yaku_shapes import kind_mask, sequence_yaku, set_yaku, tile_yaku, valued_kinds
 from analyzer.yaku_situational import entry, situational_yaku, situational_yakuman
@@ -32,6 +32,7 @@ from analyzer.yaku_yakuman import (
     reading_yakuman,
     tile_yakuman,
 )
+from mjaudit.events import Limit
 from mjaudit.frozen import quick_init
 from mjaudit.hands import HandResult, WinContext, YakuHan
 from mjaudit.melds import Meld, MeldKind
@@ -163,12 +164,42 @@ def score(
         )
     best = max(candidates, key=lambda c: c.key(composite))
     mult = _multiplier(best.yakuman, composite)
+    if ctx.renhou and not ctx.tsumo and rules.renhou == "mangan" and not mult:
+        # A limit hand (EMA RCR 2016 "a strict mangan"; JPML 特役 満貫): a mangan, or
+        # the hand's own value when its yaku and dora are worth more (riichi.wiki
+        # "Rule variations", Renhou: "Mang."); dora alone never lift it.
+        if best.han:
+            own = _result(best, mult, all_counts, concealed, sets_melds, melds, ctx, rules)
+            if own.base > MANGAN:
+                return own
+        return _renhou_mangan(best, ctx, rules)
     if not mult and not best.han:
         raise NotAWin(
             "no-yaku-win",
             f"{_describe(concealed, melds)} with {win_tile}: no yaku (dora do not count)",
         )
     return _result(best, mult, all_counts, concealed, sets_melds, melds, ctx, rules)
+
+
+def _renhou_mangan(best: _Candidate, ctx: WinContext, rules: Ruleset) -> HandResult:
+    """Renhou as a mangan limit hand: renhou alone, no dora counted."""
+    fu, fu_parts = best.fu
+    payments, total = hand_payments(MANGAN, ctx.is_dealer, False, ctx.players, rules)
+    return HandResult(
+        han=5,
+        fu=fu,
+        yakuman=0,
+        limit=Limit.MANGAN,
+        yaku=(entry(Yaku.RENHOU, 5),),
+        dora=0,
+        aka=0,
+        ura=0,
+        kita=0,
+        fu_parts=fu_parts,
+        base=MANGAN,
+        total=total,
+        payments=payments,
+    )
 
 
 def _count_dora(

@@ -23,7 +23,7 @@ def entry(yaku: Yaku, han: int, yakuman: int = 0) -> YakuHan:
 
 
 def situational_yaku(ctx: WinContext, rules: Ruleset, closed: bool) -> list[YakuHan]:
-    """Riichi, ippatsu, menzen tsumo, last tile, kan and (mangan) renhou yaku."""
+    """Riichi, ippatsu, menzen tsumo, last tile, kan and (cumulative) renhou yaku."""
     out: list[YakuHan] = []
     if ctx.double_riichi:
         # Tenhou id 21 replaces riichi (id 1); it is 2 han.
@@ -43,8 +43,9 @@ def situational_yaku(ctx: WinContext, rules: Ruleset, closed: bool) -> list[Yaku
         out.append(entry(Yaku.HAITEI, 1))
     if ctx.houtei and not ctx.tsumo:
         out.append(entry(Yaku.HOUTEI, 1))
-    if ctx.renhou and not ctx.tsumo and rules.renhou == "mangan":
-        # EMA: renhou is a mangan; it is entered as 5 han that stack with other yaku.
+    if ctx.renhou and not ctx.tsumo and rules.renhou == "cumulative":
+        # WRC 2014 §6.5.4 lists it among the five-han yaku, "cumulative with other yaku
+        # and dora": a mangan on its own. (A "mangan" renhou is a limit: scoring.score.)
         out.append(entry(Yaku.RENHOU, 5))
     return out
 

@@ -21,6 +21,8 @@ from mjaudit.errors import MjauditError
 if TYPE_CHECKING:
     from analyzer.audit import FileAudit
     from analyzer.batch import RunSummary
+    from mjaudit.hands import WinContext
+    from mjaudit.rules import Ruleset
 
 __all__ = ["main"]
 
@@ -278,12 +280,24 @@ _WINDS = click.Choice(["E", "S", "W", "N"], case_sensitive=False)
 @click.option("--houtei", is_flag=True)
 @click.option("--tenhou", "tenhou_", is_flag=True)
 @click.option("--chiihou", is_flag=True)
+@click.option(
+    "--renhou",
+    is_flag=True,
+    help="A non-dealer's ron before their first draw (its value: the rules' renhou).",
+)
 @click.option("--seat-wind", type=_WINDS, default="S", show_default=True)
 @click.option("--round-wind", type=_WINDS, default="E", show_default=True)
 @click.option("--dora", multiple=True, metavar="IND", help="A dora indicator; repeat.")
 @click.option("--ura", multiple=True, metavar="IND", help="An ura indicator; repeat.")
-@click.option("--honba", type=click.IntRange(min=0), default=0)
-@click.option("--sticks", type=click.IntRange(min=0), default=0)
+@click.option(
+    "--honba", type=click.IntRange(min=0, max=1000), default=0, help="Honba paid to the winner."
+)
+@click.option(
+    "--sticks",
+    type=click.IntRange(min=0, max=1000),
+    default=0,
+    help="Riichi sticks on the table, 1000 each to the winner.",
+)
 @click.option(
     "--players",
     type=click.Choice(["3", "4"]),
@@ -313,6 +327,7 @@ def score(
     houtei: bool,
     tenhou_: bool,
     chiihou: bool,
+    renhou: bool,
     seat_wind: str,
     round_wind: str,
     dora: tuple[str, ...],
@@ -327,6 +342,7 @@ def score(
 
     Example: mjaudit score 234m567p22345678s --win 8s --ron --riichi --dora 1m
     """
+    from analyzer.points import win_receipts
     from analyzer.scoring import NotAWin
     from analyzer.scoring import score as score_hand
     from mjaudit.hands import WinContext, check_tile_set
@@ -358,6 +374,7 @@ def score(
             houtei=houtei,
             tenhou=tenhou_,
             chiihou=chiihou,
+            renhou=renhou,
             seat_wind="ESWN".index(seat_wind.upper()),
             round_wind="ESWN".index(round_wind.upper()),
             dora_indicators=tuple(Tile(t) for t in dora),
@@ -369,6 +386,7 @@ def score(
         )
         if win not in concealed:
             raise ValueError(f"the winning tile {win} is not in the hand {hand}")
+        _check_indicators_allowed(ctx, ruleset)
         indicators = (*ctx.dora_indicators, *ctx.ura_indicators)
         check_tile_set(concealed, called, indicators, ctx.players, ruleset.aka)
     except (ValueError, MjauditError) as exc:
@@ -378,7 +396,32 @@ def score(
     except NotAWin as exc:
         click.echo(render_score_error(exc.code, exc.message, fmt == "json"))
         sys.exit(EXIT_FINDINGS)
-    click.echo(render_score_json(result) if fmt == "json" else render_score_text(result))
+    paid, received = win_receipts(result, ctx, ruleset)
+    if fmt == "json":
+        click.echo(render_score_json(result, paid, received))
+    else:
+        counters = ", ".join(
+            f"{n} {word}{'s' if word == 'stick' and n > 1 else ''}"
+            for n, word in ((honba, "honba"), (sticks, "stick"))
+            if n
+        )
+        click.echo(render_score_text(result, paid, received, counters))
+
+
+def _check_indicators_allowed(ctx: WinContext, rules: Ruleset) -> None:
+    """Refuse indicators the rules never turn: a second (kan) dora, an ura dora."""
+    if len(ctx.dora_indicators) > 1 and not rules.kan_dora:
+        raise ValueError(
+            f"{len(ctx.dora_indicators)} --dora indicators, but the rules {rules.name} "
+            "have no kan dora (one indicator only)"
+        )
+    if ctx.ura_indicators and not rules.ura_dora:
+        raise ValueError(f"--ura given, but the rules {rules.name} have no ura dora")
+    if len(ctx.ura_indicators) > 1 and not rules.kan_ura:
+        raise ValueError(
+            f"{len(ctx.ura_indicators)} --ura indicators, but the rules {rules.name} "
+            "have no kan ura (one indicator only)"
+        )
 
 
 @cli.command()

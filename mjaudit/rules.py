@@ -24,6 +24,11 @@ TempFuritenLift = Literal["discard", "draw", "draw-or-call"]
 TripleRon = Literal["abortive", "scored", "atamahane"]
 PaoScope = Literal["whole", "pao-share"]
 Rounding = Literal["thousand-half-up", "exact"]
+# Renhou (a non-dealer's ron before their first draw, no call before it), riichi.wiki
+# "Rule variations" (Renhou): "none" is no yaku; "mangan" a limit hand, paid as a mangan
+# unless the hand's own yaku and dora are worth more; "yakuman"; "cumulative" a 5-han
+# yaku that adds to the other yaku and dora (so a mangan on its own).
+RenhouValue = Literal["none", "mangan", "yakuman", "cumulative"]
 
 
 class RulesError(MjauditError):
@@ -55,7 +60,7 @@ class Ruleset:
     # -- yaku (§D)
     kuitan: bool = True
     ippatsu: bool = True
-    renhou: Literal["none", "mangan", "yakuman"] = "none"
+    renhou: RenhouValue = "none"
     kuikae_forbidden: bool = True
     chi_allowed: bool = True
     # Tenhou 3p: a win on the replacement tile after a kita is rinshan kaihou (the
@@ -91,6 +96,9 @@ class Ruleset:
     start_points: int = 25000
     return_points: int = 30000
     uma: tuple[int, ...] = (20, 10, -10, -20)
+    # Placement-dependent uma: entry k is the uma when k players finish at or above
+    # the start points (k = 0..players); empty means ``uma`` always.
+    uma_by_floating: tuple[tuple[int, ...], ...] = ()
     leftover_sticks_to_top: bool = True
     final_rounding: Rounding = "exact"
     # -- riichi and furiten (§F)
@@ -148,6 +156,8 @@ _MLEAGUE = replace(
     _TENHOU,
     name="mleague",
     open_kan_dora_timing="immediate",
+    # riichi.wiki M.League page, "Notable rule variations": "Double-wind pair worths 2 fu".
+    double_wind_pair_fu=2,
     kiriage=True,
     kazoe_yakuman=False,
     double_ron=False,
@@ -174,6 +184,10 @@ _WRC = replace(
     _TENHOU,
     name="wrc",
     aka=False,
+    # WRC 2014 rules §6.5.4 "Five han yaku" (the table of contents) with the precision
+    # "Renhō is cumulative with other yaku and dora" (reachmahjong.com WRC 2014 rules
+    # thread); WRC 2015 keeps a §6.5.4 "Mangan yaku". The 2025 text was not read.
+    renhou="cumulative",
     open_kan_dora_timing="immediate",
     kiriage=True,
     kazoe_yakuman=False,
@@ -212,6 +226,9 @@ _EMA = replace(
     _WRC,
     name="ema",
     kiriage=False,
+    # EMA RCR 2016 (announcement on mahjongnews.com; riichi.wiki EMA page, 2016+):
+    # "renhou is now a strict mangan only".
+    renhou="mangan",
     double_ron=True,
     double_ron_honba_each=True,
     triple_ron="scored",
@@ -232,6 +249,9 @@ _JPML = replace(
     _TENHOU,
     name="jpml",
     aka=False,
+    # JPML common rules (pixiv encyclopedia, 日本プロ麻雀連盟, 共通ルール): "連風牌の対子も2符
+    # とする" (a double-wind pair is 2 fu too); a rinshan win is a tsumo, +2 fu (same list).
+    double_wind_pair_fu=2,
     kan_dora=False,
     ura_dora=False,
     kan_ura=False,
@@ -250,9 +270,23 @@ _JPML = replace(
     agari_yame=False,
     west_extension=False,
     pao_yakuman=frozenset({"daisangen", "daisuushii", "suukantsu"}),
+    # JPML official rules (ma-jan.or.jp game_rule, archived 2012): 人和 is a 特役 (mangan);
+    # as a limit: a hand worth more by its own yaku and dora is paid that (pixiv
+    # 日本プロ麻雀連盟 common rules: "人和満貫 ... 8翻(場ゾロ込)以上ある場合は複合せず").
+    renhou="mangan",
     start_points=30000,
     return_points=30000,
     uma=(8, 4, -4, -8),
+    # The uma depends on how many finish at or above 30,000 (浮き): one: 12/-1/-3/-8,
+    # three: 8/3/1/-12, otherwise 8/4/-4/-8 (MahjongPantheon jpmlA.php ComplexUma, which
+    # counts the players below the start points: 3 -> neg3, 1 -> neg1, else otherwise).
+    uma_by_floating=(
+        (8, 4, -4, -8),
+        (12, -1, -3, -8),
+        (8, 4, -4, -8),
+        (8, 3, 1, -12),
+        (8, 4, -4, -8),
+    ),
     leftover_sticks_to_top=False,
 )
 
@@ -278,10 +312,15 @@ _WORLDATPLAY_SANMA = replace(
     kita_rinshan=False,
     aka=True,
     tsumo_son=True,
+    # Seed 004, sanma section: "Honba. 300 on a ron, 100 from each of the two payers on
+    # a self-draw".
     honba_ron=300,
-    honba_tsumo_each=150,
+    honba_tsumo_each=100,
     noten_pool=3000,
     abortive_draws=frozenset({"kyuushu", "suucha-riichi", "suukaikan", "sanchahou"}),
+    # Seed 004: sanma "starts each player on 35,000"; "there is no uma or oka".
+    start_points=35000,
+    return_points=35000,
     uma=(0, 0, 0),
 )
 
@@ -329,6 +368,12 @@ def _coerce(name: str, current: object, value: object, path: str) -> object:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise RulesError(f"{path}: {name} must be a list of names")
         return frozenset(value)
+    if name == "uma_by_floating":
+        if not isinstance(value, list) or not all(
+            isinstance(row, list) and all(map(_is_number, row)) for row in value
+        ):
+            raise RulesError(f"{path}: {name} must be a list of lists of integers")
+        return tuple(tuple(row) for row in value)
     if isinstance(current, tuple):
         if not isinstance(value, list) or not all(map(_is_number, value)):
             raise RulesError(f"{path}: {name} must be a list of integers")
@@ -351,7 +396,7 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "players": (3, 4),
     "ankan_dora_timing": get_args(DoraTiming),
     "open_kan_dora_timing": get_args(DoraTiming),
-    "renhou": ("none", "mangan", "yakuman"),
+    "renhou": get_args(RenhouValue),
     "triple_ron": get_args(TripleRon),
     "pao_scope": get_args(PaoScope),
     "final_rounding": get_args(Rounding),
@@ -372,6 +417,14 @@ def override(base: Ruleset, values: Mapping[str, object], path: str = "<rules>")
     rules = dataclasses.replace(base, **changes)  # type: ignore[arg-type]
     if len(rules.uma) != rules.players:
         raise RulesError(f"{path}: uma has {len(rules.uma)} values for {rules.players} players")
+    if rules.uma_by_floating and (
+        len(rules.uma_by_floating) != rules.players + 1
+        or any(len(row) != rules.players for row in rules.uma_by_floating)
+    ):
+        raise RulesError(
+            f"{path}: uma_by_floating needs {rules.players + 1} rows (0 to {rules.players} "
+            f"players at or above the start points) of {rules.players} values"
+        )
     return rules
 
 

@@ -21,8 +21,13 @@ def _payments(p: Payments) -> dict[str, JsonValue]:
     return out
 
 
-def score_document(r: HandResult) -> dict[str, JsonValue]:
-    return {
+def score_document(
+    r: HandResult, paid: Payments | None = None, received: int | None = None
+) -> dict[str, JsonValue]:
+    """The JSON document of ARCHITECTURE.md §5. ``paid`` are the payments with honba
+    (``r.payments`` when not given) and ``received`` what the winner takes with honba
+    and sticks; ``total`` stays the hand's value without either."""
+    doc: dict[str, JsonValue] = {
         "han": r.han,
         "fu": r.fu,
         "yakuman": r.yakuman,
@@ -34,15 +39,27 @@ def score_document(r: HandResult) -> dict[str, JsonValue]:
         "kita": r.kita,
         "fu_parts": [{"reason": p.reason, "fu": p.fu} for p in r.fu_parts],
         "total": r.total,
-        "payments": _payments(r.payments),
+        "payments": _payments(paid or r.payments),
     }
+    if received is not None:
+        doc["received"] = received
+    return doc
 
 
-def render_score_json(r: HandResult) -> str:
-    return json.dumps(score_document(r), ensure_ascii=False)
+def render_score_json(
+    r: HandResult, paid: Payments | None = None, received: int | None = None
+) -> str:
+    return json.dumps(score_document(r, paid, received), ensure_ascii=False)
 
 
-def render_score_text(r: HandResult) -> str:
+def render_score_text(
+    r: HandResult,
+    paid: Payments | None = None,
+    received: int | None = None,
+    counters: str = "",
+) -> str:
+    """The text form; ``counters`` names the honba and sticks ``paid`` and ``received``
+    include (``"2 honba, 1 stick"``), and adds a line with them when not empty."""
     lines: list[str] = []
     for y in r.yaku:
         lines.append(
@@ -58,14 +75,18 @@ def render_score_text(r: HandResult) -> str:
             lines.append(f"  {p.reason:<22} {p.fu}")
     head = f"yakuman x{r.yakuman}" if r.yakuman else f"{r.han} han {r.fu} fu"
     limit = "" if r.limit.name == "NONE" else f" ({r.limit.name.lower()})"
-    pay = r.payments
+    first = f"{head}{limit}: {r.total} points, {_paid_text(r.payments)}"
+    if counters and paid is not None and received is not None:
+        first += f"\nwith {counters}: {_paid_text(paid)}, the winner receives {received}"
+    return "\n".join([first, "yaku:", *lines])
+
+
+def _paid_text(pay: Payments) -> str:
     if pay.discarder is not None:
-        paid = f"ron {pay.discarder}"
-    elif pay.dealer is not None:
-        paid = f"tsumo {pay.non_dealer}/{pay.dealer}"
-    else:
-        paid = f"tsumo {pay.non_dealer} all"
-    return "\n".join([f"{head}{limit}: {r.total} points, {paid}", "yaku:", *lines])
+        return f"ron {pay.discarder}"
+    if pay.dealer is not None:
+        return f"tsumo {pay.non_dealer}/{pay.dealer}"
+    return f"tsumo {pay.non_dealer} all"
 
 
 def render_score_error(code: str, message: str, as_json: bool) -> str:

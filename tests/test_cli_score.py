@@ -38,7 +38,9 @@ def test_the_architecture_example(capsys: pytest.CaptureFixture[str]) -> None:
         "fu_parts",
         "total",
         "payments",
+        "received",
     }
+    assert doc["received"] == 7700  # no honba, no sticks
 
 
 def test_dealer_tsumo_and_non_dealer_tsumo(capsys: pytest.CaptureFixture[str]) -> None:
@@ -91,3 +93,118 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", "234m567p22345678s", "--win", "8s", "--ron", "--riichi"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("3 han 30 fu: 3900 points, ron 3900") and "pinfu" in out
+
+
+def test_honba_and_sticks_are_paid(capsys: pytest.CaptureFixture[str]) -> None:
+    # Ron: 2000 + 2 honba x 300 from the discarder, + 1 stick to the winner.
+    _, doc = _json(
+        capsys, "234m567p22345678s", "--win", "8s", "--ron", "--honba", "2", "--sticks", "1"
+    )
+    assert doc["total"] == 2000  # the hand's value, without honba and sticks
+    assert doc["payments"] == {"discarder": 2600} and doc["received"] == 3600
+    # Tsumo: 100 a honba from each payer.
+    _, doc = _json(capsys, "234m567p22345678s", "--win", "8s", "--tsumo", "--honba", "1")
+    assert doc["payments"] == {"dealer": 1400, "non_dealer": 800} and doc["received"] == 3000
+    _, doc = _json(
+        capsys,
+        "234m567p22345678s",
+        "--win",
+        "8s",
+        "--tsumo",
+        "--seat-wind",
+        "E",
+        "--honba",
+        "3",
+        "--sticks",
+        "2",
+    )
+    assert doc["payments"] == {"non_dealer": 1600} and doc["received"] == 6800
+
+
+def test_honba_and_sticks_in_the_text(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["score", "234m567p22345678s", "--win", "8s", "--ron", "--honba", "1", "--sticks", "2"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "2 han 30 fu: 2000 points, ron 2000"
+    assert out[1] == "with 1 honba, 2 sticks: ron 2300, the winner receives 4300"
+
+
+def test_three_player_preset_scores_as_sanma(capsys: pytest.CaptureFixture[str]) -> None:
+    # Tsumo-son: a non-dealer's tsumo collects from two payers only; honba 100 from each.
+    _, doc = _json(
+        capsys,
+        "234p567p22345678s",
+        "--win",
+        "8s",
+        "--tsumo",
+        "--rules",
+        "tenhou-sanma",
+        "--honba",
+        "2",
+    )
+    assert doc["payments"] == {"dealer": 1500, "non_dealer": 900} and doc["received"] == 2400
+    _, doc = _json(
+        capsys,
+        "234p567p22345678s",
+        "--win",
+        "8s",
+        "--tsumo",
+        "--rules",
+        "worldatplay-sanma",
+        "--honba",
+        "2",
+    )
+    assert doc["payments"] == {"dealer": 1500, "non_dealer": 900}
+
+
+def test_renhou_flag_follows_the_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    hand = ["234m567p22345678s", "--win", "8s", "--ron", "--renhou"]
+    _, doc = _json(capsys, *hand, "--rules", "ema")
+    assert (doc["total"], doc["limit"], doc["yaku"]) == (
+        8000,
+        "mangan",
+        [{"name": "renhou", "han": 5}],
+    )
+    _, doc = _json(capsys, *hand)  # Tenhou: no renhou
+    assert doc["total"] == 2000
+    _, doc = _json(capsys, *hand, "--rules", "wrc")  # cumulative: 7 han
+    assert doc["total"] == 12000
+
+
+def test_indicators_the_rules_cannot_have_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    hand = ["score", "234m567p22345678s", "--win", "8s", "--ron", "--riichi"]
+    # JPML: no kan dora, no ura dora (seed 000).
+    assert main([*hand, "--rules", "jpml", "--dora", "1m", "--dora", "1s"]) == 2
+    assert "no kan dora" in capsys.readouterr().err
+    assert main([*hand, "--rules", "jpml", "--ura", "1m"]) == 2
+    assert "no ura dora" in capsys.readouterr().err
+    assert main([*hand, "--rules", "jpml", "--dora", "1m"]) == 0
+    # WRC: no red fives.
+    assert main(["score", "234m067p22345678s", "--win", "8s", "--ron", "--rules", "wrc"]) == 2
+    assert "red" in capsys.readouterr().err
+    # Tenhou has them all.
+    assert main([*hand, "--dora", "1m", "--dora", "1s", "--ura", "2p"]) == 0
+
+
+def test_readme_score_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    """Every ``mjaudit score`` line of the README runs, and prints the ``# `` lines
+    written under it."""
+    import shlex
+
+    from tests.conftest import REPO
+
+    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
+    ran = 0
+    for k, line in enumerate(lines):
+        if not line.startswith("mjaudit score "):
+            continue
+        assert main(shlex.split(line)[1:]) == 0, line
+        out = capsys.readouterr().out.splitlines()
+        shown = []
+        for follow in lines[k + 1 :]:
+            if not follow.startswith("# "):
+                break
+            shown.append(follow[2:])
+        assert out[: len(shown)] == shown, line
+        ran += 1
+    assert ran >= 3

@@ -1,4 +1,5 @@
-"""Differential test: our scorer against the ``mahjong`` package under Tenhou rules.
+"""Differential test: our scorer against the ``mahjong`` package under Tenhou rules,
+and under every four-player preset as far as the package's options express it.
 
 The ``mahjong`` package (MahjongRepository, 2.x) is a test-only dependency; its
 README reports validation on 26 million Tenhou phoenix hands. Both scorers see the
@@ -13,6 +14,7 @@ the package's Tenhou-like options cover every Tenhou rule this generator exercis
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -20,7 +22,7 @@ import pytest
 from analyzer.scoring import NotAWin, score
 from mjaudit.hands import HandResult
 from mjaudit.melds import MeldKind
-from mjaudit.rules import preset
+from mjaudit.rules import Ruleset, preset
 from tests.scoring_generator import GeneratedWin, generate_sanma_wins, generate_wins
 
 mahjong = pytest.importorskip("mahjong")
@@ -80,7 +82,11 @@ _LIB_KIND = {
 }
 
 
-def _library(win: GeneratedWin) -> Any:
+def _library(
+    win: GeneratedWin, options: OptionalRules | None = None, rules: Ruleset = TENHOU
+) -> Any:
+    """The package's value of ``win``, with ``options`` (Tenhou's by default) and the
+    indicators and ippatsu that ``rules`` have."""
     ctx = win.ctx
     called = [m for m in win.melds if m.kind is not MeldKind.KITA]
     melds = [
@@ -96,7 +102,7 @@ def _library(win: GeneratedWin) -> Any:
         is_tsumo=ctx.tsumo,
         is_riichi=ctx.riichi or ctx.double_riichi,
         is_daburu_riichi=ctx.double_riichi,
-        is_ippatsu=ctx.ippatsu,
+        is_ippatsu=ctx.ippatsu and rules.ippatsu,
         is_rinshan=ctx.rinshan,
         is_chankan=ctx.chankan,
         is_haitei=ctx.haitei,
@@ -105,23 +111,29 @@ def _library(win: GeneratedWin) -> Any:
         is_chiihou=ctx.chiihou,
         player_wind=EAST + ctx.seat_wind,
         round_wind=EAST + ctx.round_wind,
-        options=SANMA_OPTIONS if ctx.players == 3 else TENHOU_OPTIONS,
+        options=options or (SANMA_OPTIONS if ctx.players == 3 else TENHOU_OPTIONS),
         num_nuki_dora=len(win.melds) - len(called),
     )
     return HandCalculator.estimate_hand_value(
         all_ids,
         win.win_id,
         melds=melds,
-        dora_indicators=list(win.dora_ids),
+        dora_indicators=list(win.dora_ids if rules.kan_dora else win.dora_ids[:1]),
         config=config,
-        ura_dora_indicators=list(win.ura_ids) or None,
+        ura_dora_indicators=(list(win.ura_ids if rules.kan_ura else win.ura_ids[:1]) or None)
+        if rules.ura_dora
+        else None,
     )
 
 
-def _ours(win: GeneratedWin) -> HandResult | str:
+def _ours(win: GeneratedWin, rules: Ruleset | None = None) -> HandResult | str:
     try:
-        rules = SANMA if win.ctx.players == 3 else TENHOU
-        return score(win.concealed, win.win_tile, win.melds, win.ctx, rules)
+        rules = rules or (SANMA if win.ctx.players == 3 else TENHOU)
+        ctx = win.ctx
+        if not rules.kan_dora:
+            # The replay turns no kan dora under these rules (JPML: seed 000).
+            ctx = replace(ctx, dora_indicators=ctx.dora_indicators[:1])
+        return score(win.concealed, win.win_tile, win.melds, ctx, rules)
     except NotAWin as exc:
         return exc.code
 
@@ -136,10 +148,12 @@ def _owed(result: HandResult) -> tuple[int, int]:
     return p.dealer, p.non_dealer or 0
 
 
-def compare(win: GeneratedWin) -> str | None:
+def compare(
+    win: GeneratedWin, rules: Ruleset | None = None, options: OptionalRules | None = None
+) -> str | None:
     """None when both agree, else a description of the disagreement."""
-    ours = _ours(win)
-    theirs = _library(win)
+    ours = _ours(win, rules)
+    theirs = _library(win, options, rules or TENHOU)
     if isinstance(ours, str) or theirs.error:
         ours_err = ours if isinstance(ours, str) else None
         their_err = theirs.error
@@ -189,4 +203,54 @@ def test_differential_against_mahjong_package(wins: Any) -> None:
         problem = compare(win)
         if problem is not None:
             failures.append(f"{win.describe()}\n    {problem}")
+    assert not failures, f"{len(failures)} disagreements, e.g.:\n" + "\n".join(failures[:10])
+
+
+# The other four-player presets, as far as the package's options express them: each
+# maps to OptionalRules, and the hands whose value rests on a rule the package has no
+# option for are left out of the comparison (and counted, with a floor on the rest).
+_SANBAIMAN = HandConstants.KAZOE_SANBAIMAN
+PRESET_OPTIONS: dict[str, dict[str, Any]] = {
+    "mahjongsoul": {"has_double_yakuman": True},
+    "worldatplay": {"has_double_yakuman": True},
+    "mleague": {"kiriage": True, "kazoe_limit": _SANBAIMAN},
+    "wrc": {"has_aka_dora": False, "kiriage": True, "kazoe_limit": _SANBAIMAN},
+    "ema": {"has_aka_dora": False, "kazoe_limit": _SANBAIMAN},
+    "jpml": {"has_aka_dora": False, "kazoe_limit": _SANBAIMAN},
+}
+PRESET_HANDS = 3000
+PRESET_FLOOR = 2400  # hands actually scored (not rejected) and compared, per preset
+
+
+def _inexpressible(win: GeneratedWin, rules: Ruleset) -> bool:
+    """The package has no option for the rule this hand's value rests on."""
+    ctx = win.ctx
+    if rules.double_wind_pair_fu != 4 and ctx.seat_wind == ctx.round_wind:
+        # The package scores a double-wind pair 4 fu (M.League, JPML: 2).
+        wind = 27 + ctx.seat_wind
+        if sum(1 for t in win.concealed if t.kind == wind) >= 2:
+            return True
+    if not rules.composite_yakuman:
+        # The package adds different yakuman up (WRC, EMA, JPML: the largest counts).
+        ours = _ours(win, rules)
+        if not isinstance(ours, str) and sum(1 for y in ours.yaku if y.yakuman) >= 2:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("name", sorted(PRESET_OPTIONS))
+def test_differential_per_preset(name: str) -> None:
+    rules = preset(name)
+    base = {k: getattr(TENHOU_OPTIONS, k) for k in vars(TENHOU_OPTIONS)}
+    options = OptionalRules(**{**base, **PRESET_OPTIONS[name]})
+    failures: list[str] = []
+    compared = 0
+    for win in generate_wins(PRESET_HANDS, seed=20240603):
+        if _inexpressible(win, rules):
+            continue
+        compared += not isinstance(_ours(win, rules), str)
+        problem = compare(win, rules, options)
+        if problem is not None:
+            failures.append(f"{win.describe()}\n    {problem}")
+    assert compared >= PRESET_FLOOR, f"only {compared} hands scored and compared"
     assert not failures, f"{len(failures)} disagreements, e.g.:\n" + "\n".join(failures[:10])
