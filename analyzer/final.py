@@ -273,7 +273,7 @@ def _ruleset_uma(rules: Ruleset, finals: Sequence[int], players: int) -> tuple[i
 def _ruleset_formula(rules: Ruleset, finals: Sequence[int], players: int) -> _Formula:
     uma = tuple(float(u) for u in _ruleset_uma(rules, finals, players))
     rounding: Rounding = "thousand" if rules.final_rounding == "thousand-half-up" else "exact"
-    share = rules.name.startswith(("wrc", "mleague"))  # matrix §E: tied players share uma
+    share = rules.uma_split_ties
     return _Formula(
         rules.return_points,
         uma,
@@ -301,7 +301,7 @@ def final_candidates(
     dated inside a switch window) have one per era that is still possible.
     """
     running = tuple(scores[:players])
-    tenhou = hint.source.startswith("tenhou") and rules.name in ("tenhou", "tenhou-sanma")
+    tenhou = hint.source.startswith("tenhou") and rules.tenhou_lobby_results
     to_top = rules.leftover_sticks_to_top or tenhou
     finals = _final_scores(running, riichi_sticks, first_dealer, to_top)
     total = sum(running) + 1000 * riichi_sticks

@@ -101,6 +101,13 @@ class Ruleset:
     uma_by_floating: tuple[tuple[int, ...], ...] = ()
     leftover_sticks_to_top: bool = True
     final_rounding: Rounding = "exact"
+    # Tied players share (average) the uma of the places they cover, and the oka when
+    # first place is among them; the leftover sticks then go to no one.
+    uma_split_ties: bool = False
+    # A Tenhou log's final results follow Tenhou's own formula for its lobby and date
+    # (uma, oka and rounding by era: analyzer/final.py), not the four fields above. A
+    # rules file that does not set it gets false: its own start, return and uma apply.
+    tenhou_lobby_results: bool = True
     # -- riichi and furiten (§F)
     riichi_min_points: int | None = 1000
     riichi_min_live_tiles: int | None = 4
@@ -141,6 +148,7 @@ _TENHOU_SANMA = replace(
 _MAHJONGSOUL = replace(
     _TENHOU,
     name="mahjongsoul",
+    tenhou_lobby_results=False,
     double_yakuman_patterns=True,
     triple_ron="scored",
     pao_scope="pao-share",
@@ -155,6 +163,9 @@ _MAHJONGSOUL = replace(
 _MLEAGUE = replace(
     _TENHOU,
     name="mleague",
+    tenhou_lobby_results=False,
+    # Tied players share the uma (rules-matrix §E uma row: ML-3, ML-4).
+    uma_split_ties=True,
     open_kan_dora_timing="immediate",
     # riichi.wiki M.League page, "Notable rule variations": "Double-wind pair worths 2 fu".
     double_wind_pair_fu=2,
@@ -183,6 +194,10 @@ _MLEAGUE = replace(
 _WRC = replace(
     _TENHOU,
     name="wrc",
+    tenhou_lobby_results=False,
+    # Tied players share (average) the uma (rules-matrix §E uma row: riichi.wiki WRC
+    # rules page; MahjongPantheon wrc.php).
+    uma_split_ties=True,
     aka=False,
     # WRC 2014 rules §6.5.4 "Five han yaku" (the table of contents) with the precision
     # "Renhō is cumulative with other yaku and dora" (reachmahjong.com WRC 2014 rules
@@ -226,6 +241,9 @@ _EMA = replace(
     _WRC,
     name="ema",
     kiriage=False,
+    # Ties: no EMA text on sharing the uma was read (unverified); each seat takes its
+    # rank's uma by seat order, as before.
+    uma_split_ties=False,
     # EMA RCR 2016 (announcement on mahjongnews.com; riichi.wiki EMA page, 2016+):
     # "renhou is now a strict mangan only".
     renhou="mangan",
@@ -248,6 +266,7 @@ _EMA = replace(
 _JPML = replace(
     _TENHOU,
     name="jpml",
+    tenhou_lobby_results=False,
     aka=False,
     # JPML common rules (pixiv encyclopedia, 日本プロ麻雀連盟, 共通ルール): "連風牌の対子も2符
     # とする" (a double-wind pair is 2 fu too); a rinshan win is a tsumo, +2 fu (same list).
@@ -294,6 +313,7 @@ _JPML = replace(
 _WORLDATPLAY = replace(
     _TENHOU,
     name="worldatplay",
+    tenhou_lobby_results=False,
     double_yakuman_patterns=True,
     nagashi_open_calls_allowed=False,
     uma=(0, 0, 0, 0),
@@ -455,6 +475,8 @@ def load_rules(spec: str) -> Ruleset:
             raise RulesError(f"{spec}: base must be the name of a preset")
         base = preset(base_name)
         rules = override(base, data, spec)
+        if "tenhou_lobby_results" not in data:
+            rules = replace(rules, tenhou_lobby_results=False)
         if "name" not in data:
             rules = replace(rules, name=f"{base.name}+{path.stem}")
         return rules

@@ -10,6 +10,13 @@ live the case passes, the strict mark turns that into a failure, and the mark mu
 removed (with ``expect`` filled in). A wrong answer from a live setting is a plain
 failure, never an expected one. ``test_every_field_has_a_case`` makes a new field
 without a case fail the suite.
+
+The bookkeeping fields (``_BOOKKEEPING``: ``name``, ``assumed``) are exempt from the
+live requirement: ``name`` only names the ruleset, and
+``test_the_name_changes_no_verdict`` checks that it changes nothing (every rule once
+chosen by a preset's name is a field of its own: ``tobi_at_zero``, ``agari_yame``,
+``west_extension``, ``uma_split_ties``, ``tenhou_lobby_results``). ``assumed`` has a
+case all the same: it turns into ``rules-assumed`` warnings.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from analyzer.audit import audit_log, resolve_rules
 from analyzer.final import final_candidates
 from analyzer.furiten import review_log
 from analyzer.scoring import NotAWin
-from mjaudit.events import GameLog, GameStart, Limit
+from mjaudit.events import GameLog, GameStart, Limit, Win
 from mjaudit.findings import Severity
 from mjaudit.rules import PRESETS, Ruleset, preset
 from mjaudit.yaku import Yaku
@@ -34,6 +41,8 @@ from parsers.tenhou_xml import parse_tenhou_xml
 from tests.builders import GameBuilder, rules_hint
 from tests.conftest import CORPUS, corpus_file, elements, rebuild
 from tests.scoring_helpers import score
+from tests.test_audit_tamper import EXACT_GAME, _shift_from_start
+from tests.test_rules_play import AGARI_YAME_GAME, _drawn_game
 
 TENHOU = preset("tenhou")
 
@@ -121,7 +130,9 @@ DOUBLE_RON_GAME = "2022060100gm-00a9-0000-34c99cfa.xml"  # elements 720 and 721
 TRIPLE_RON_GAME = "2010113000gm-0061-0000-ef7062e1.xml"  # RYUUKYOKU type="ron3"
 NAGASHI_GAME = "2014051613gm-0041-0000-3366561a.xml"  # RYUUKYOKU type="nm"
 TONPUU_GAME = "2009071823gm-0041-0000-ff3a2214.xml"  # ends after East 4
-EARLY_END_GAME = "2011020416gm-00a9-0000-025480d4.xml"  # went on to West after S4-0
+WEST_GAME = "2011020416gm-00a9-0000-025480d4.xml"  # went on to West after S4-0
+ZERO_GAME = EXACT_GAME  # seat 0 on 7600 after E4-0: moved to 0 by _at_zero
+# (AGARI_YAME_GAME: the all-last dealer, sole top, stops after S4-0.)
 KITA_RINSHAN_GAME = "tenhou-json/full-game/2024010120gm-00b9-0000-ef5da89f.json"
 
 
@@ -148,7 +159,8 @@ def _built(field: str, base: Ruleset, build: Callable[[], GameLog]) -> Callable[
     return run
 
 
-_GAME_LEVEL = {"game-incomplete", "game-end-mismatch", "final-score-mismatch"}
+_GAME_END = {"game-incomplete", "game-end-mismatch"}
+_GAME_LEVEL = {*_GAME_END, "final-score-mismatch"}
 
 
 def _kuikae_game() -> GameLog:
@@ -170,14 +182,11 @@ def _kokushi_ankan_game() -> GameLog:
     b.ankan(0, "1z")
     # The builder robs only a kakan: point its kakan slot at the ankan's last tile.
     b.last_kakan = (0, b.melds[0][-1].tile_ids[-1])  # type: ignore[index]
-    b.ron(
-        1,
-        0,
-        fu=0,
-        points=32000,
-        yaku=[(Yaku.KOKUSHI, 13)],
-        deltas=[-32000, 32000, 0, 0],
-    )
+    b.ron(1, 0, fu=30, points=32000, yaku=(), deltas=[-32000, 32000, 0, 0], limit=Limit.YAKUMAN)
+    win = b.events[-1]
+    assert isinstance(win, Win)
+    claims = replace(win.claims, yaku=None, yakuman=(Yaku.KOKUSHI,))
+    b.events[-1] = replace(win, claims=claims)
     return b.build()
 
 
@@ -220,7 +229,9 @@ def _nagashi_after_a_chi_game() -> GameLog:
 
 def _no_hanchan_in_hint(name: str) -> Callable[[object], object]:
     """A tonpuu log that ends after East 4, its lobby's length taken out of the log:
-    the ruleset's ``hanchan`` is then all that says how long the game is."""
+    the ruleset's ``hanchan`` is then all that says how long the game is. The game-end
+    codes only: without its length the lobby's uma is unknown too (final-score-mismatch
+    whatever ``hanchan`` says)."""
 
     def run(value: object) -> object:
         log = _log(name)
@@ -229,8 +240,8 @@ def _no_hanchan_in_hint(name: str) -> Callable[[object], object]:
         hint = replace(start.rules_hint, hanchan=None, description="")
         events = (replace(start, rules_hint=hint), *log.events[1:])
         bare = replace(log, events=events)
-        rules = replace(TENHOU, name="club", hanchan=value)  # type: ignore[arg-type]
-        return _codes(bare, rules)
+        rules = replace(TENHOU, hanchan=value)  # type: ignore[arg-type]
+        return tuple(c for c in _codes(bare, rules) if c in _GAME_END)
 
     return run
 
@@ -250,41 +261,37 @@ def _temp_furiten(value: object) -> object:
     return timeline[last][3].cause
 
 
-def _final(field: str, base: Ruleset) -> Callable[[object], object]:
+def _final(
+    field: str,
+    base: Ruleset,
+    scores: tuple[int, ...] = (41300, 30700, 27000, 19000),
+    sticks: int = 2,
+) -> Callable[[object], object]:
     """The final scores and results of a 4-player game under ``base`` with ``field`` set:
-    scores 41300 30700 27000 19000 and two riichi sticks left on the table."""
+    by default scores 41300 30700 27000 19000 and two riichi sticks left on the table."""
 
     def run(value: object) -> object:
         rules = replace(base, **{field: value})  # type: ignore[arg-type]
-        (first, *_) = final_candidates(
-            (41300, 30700, 27000, 19000), 2, 0, 4, rules, rules_hint(hanchan=True), "x"
-        )
+        (first, *_) = final_candidates(scores, sticks, 0, 4, rules, rules_hint(hanchan=True), "x")
         return (first.final_scores, first.results)
 
     return run
+
+
+def _at_zero(value: object) -> object:
+    """A real game with every score moved so that seat 0 has exactly 0 after E4-0 and
+    the game plays on: the game-level codes with ``tobi_at_zero`` set."""
+    c = elements(corpus_file(ZERO_GAME))
+    _shift_from_start(c, [-76, 76, 0, 0])
+    log = parse_tenhou_xml(rebuild(c), ZERO_GAME)
+    rules = replace(resolve_rules(log, "auto"), tobi_at_zero=value)  # type: ignore[arg-type]
+    return _codes(log, rules)
 
 
 def _assumed(value: object) -> object:
     log = _log(LONG_GAME)
     rules = replace(resolve_rules(log, "auto"), assumed=value)  # type: ignore[arg-type]
     return _codes(log, rules, Severity.WARNING)
-
-
-def _owari_moved(value: object) -> object:
-    """EARLY_END_GAME with its final result moved to S4-0, the hand before West began;
-    the game-level codes of its audit under a preset named ``value``."""
-    c = elements(corpus_file(EARLY_END_GAME))
-    ends = [k for k, e in enumerate(c) if e.tag in ("AGARI", "RYUUKYOKU")]
-    owari = c[ends[-1]].get("owari", "")
-    inits = [k for k, e in enumerate(c) if e.tag == "INIT"]
-    # The result of the last hand of the South round (seed "7,...": S4).
-    start = max(k for k in inits if c[k].get("seed", "").startswith("7,"))
-    k = min(e for e in ends if e > start)
-    c[k].set("owari", owari)
-    del c[k + 1 :]
-    log = parse_tenhou_xml(rebuild(c), EARLY_END_GAME)
-    rules = replace(resolve_rules(log, "auto"), name=str(value))
-    return tuple(sorted({f.code for f in audit_log(log, rules).findings if f.code in _GAME_LEVEL}))
 
 
 def _players(value: object) -> object:
@@ -304,18 +311,21 @@ def _nagashi_as_plain_draw(field: str, value: object) -> object:
 
 
 # -- the table -----------------------------------------------------------------------
+# JPML: 52000 29000 24000 15000 -> +22 -1 -6 -15, then uma 12/-1/-3/-8 (one at or
+# above 30000: MahjongPantheon jpmlA.php) or the fixed 8/4/-4/-8.
+RESULTS_BY_FLOATING = (
+    ((52000, 29000, 24000, 15000), (34.0, -2.0, -9.0, -23.0)),
+    ((52000, 29000, 24000, 15000), (30.0, 3.0, -10.0, -23.0)),
+)
+# WRC: 40000 30000 30000 20000 -> +10 0 0 -10; shared, the tied pair takes (5 - 5) / 2
+# each; by seat order, +5 and -5.
+RESULTS_TIED = (
+    ((40000, 30000, 30000, 20000), (25.0, 0.0, 0.0, -25.0)),
+    ((40000, 30000, 30000, 20000), (25.0, 5.0, -5.0, -25.0)),
+)
 _DEAD = "issue 17: {} is read nowhere yet ({})"
 
 CASES: dict[str, tuple[Case, ...]] = {
-    "name": (
-        Case(
-            "a Tenhou game cut at S4-0 that went on into West: only Tenhou's own end "
-            "rules (chosen by the preset's name) know it goes on",
-            ("tenhou", "club"),
-            _owari_moved,
-            expect=(("final-score-mismatch", "game-incomplete"), ("final-score-mismatch",)),
-        ),
-    ),
     "players": (
         Case(
             "a 4-player log audited as 3-player",
@@ -377,7 +387,7 @@ CASES: dict[str, tuple[Case, ...]] = {
             "thirteen orphans rons a concealed kan of East",
             (True, False),
             _built("kokushi_robs_ankan", TENHOU, _kokushi_ankan_game),
-            dead="a ron on an ankan stops the replay whatever the setting",
+            expect=((), ("illegal-call",)),
         ),
     ),
     "kiriage": (
@@ -510,7 +520,7 @@ CASES: dict[str, tuple[Case, ...]] = {
             "must set the renhou flag",
             ("none", "yakuman"),
             _built("renhou", TENHOU, _renhou_game),
-            dead="the replay never sets WinContext.renhou",
+            expect=((), ("limit-mismatch", "payment-mismatch", "points-mismatch", "yaku-mismatch")),
         ),
     ),
     "kuikae_forbidden": (
@@ -558,7 +568,7 @@ CASES: dict[str, tuple[Case, ...]] = {
             "a real double ron: under head-bump only the nearer winner may win",
             (True, False),
             _corpus("double_ron", DOUBLE_RON_GAME),
-            dead="a second ron on one discard is accepted whatever the setting",
+            expect=((), ("illegal-call",)),
         ),
     ),
     "double_ron_honba_each": (
@@ -566,7 +576,7 @@ CASES: dict[str, tuple[Case, ...]] = {
             "a real double ron at 4 honba: the second winner paid the honba too",
             (False, True),
             _corpus("double_ron_honba_each", DOUBLE_RON_GAME),
-            dead="only the first winner of a double ron is paid honba",
+            expect=((), ("payment-mismatch",)),
         ),
     ),
     "triple_ron": (
@@ -574,7 +584,7 @@ CASES: dict[str, tuple[Case, ...]] = {
             "a real triple ron recorded as an abortive draw",
             ("abortive", "scored"),
             _corpus("triple_ron", TRIPLE_RON_GAME),
-            dead="only abortive_draws decides whether a triple ron is a draw",
+            expect=((), ("draw-mismatch",)),
         ),
     ),
     "pao_yakuman": (
@@ -638,7 +648,31 @@ CASES: dict[str, tuple[Case, ...]] = {
             "a real game that ends on a bust",
             (True, False),
             _corpus("tobi", BUST_GAME),
-            expect=((), ("game-incomplete",)),
+            expect=((), ("game-end-mismatch",)),
+        ),
+    ),
+    "tobi_at_zero": (
+        Case(
+            "a real game moved so that a player has exactly 0 after E4-0, and plays on",
+            (False, True),
+            _at_zero,
+            expect=((), ("game-end-mismatch",)),
+        ),
+    ),
+    "agari_yame": (
+        Case(
+            "a real game whose all-last dealer, the sole top, stops after S4-0",
+            (True, False),
+            _corpus("agari_yame", AGARI_YAME_GAME),
+            expect=((), ("game-end-mismatch",)),
+        ),
+    ),
+    "west_extension": (
+        Case(
+            "a real game with nobody at the return points after S4, played on into West",
+            (True, False),
+            _corpus("west_extension", WEST_GAME),
+            expect=((), ("game-end-mismatch",)),
         ),
     ),
     "hanchan": (
@@ -646,7 +680,7 @@ CASES: dict[str, tuple[Case, ...]] = {
             "a tonpuu game whose log does not say its length, ending after East 4",
             (False, True),
             _no_hanchan_in_hint(TONPUU_GAME),
-            dead="the game's length is read from the log's lobby, never from the ruleset",
+            expect=((), ("game-end-mismatch",)),
         ),
     ),
     "start_points": (
@@ -704,6 +738,30 @@ CASES: dict[str, tuple[Case, ...]] = {
             ),
         ),
     ),
+    "uma_by_floating": (
+        Case(
+            "the final results under JPML rules, one player at or above 30000",
+            (preset("jpml").uma_by_floating, ()),
+            _final("uma_by_floating", preset("jpml"), (52000, 29000, 24000, 15000), 0),
+            expect=RESULTS_BY_FLOATING,
+        ),
+    ),
+    "uma_split_ties": (
+        Case(
+            "the final results under WRC rules, two players tied for second",
+            (True, False),
+            _final("uma_split_ties", preset("wrc"), (40000, 30000, 30000, 20000), 0),
+            expect=RESULTS_TIED,
+        ),
+    ),
+    "tenhou_lobby_results": (
+        Case(
+            "a real 2009 game, its results rounded to whole thousands by Tenhou's formula",
+            (True, False),
+            _corpus("tenhou_lobby_results", KIRIAGE_GAME),
+            expect=((), ("final-score-mismatch",)),
+        ),
+    ),
     "riichi_min_points": (
         Case(
             "real riichi declarations, the point threshold raised past every score",
@@ -726,6 +784,14 @@ CASES: dict[str, tuple[Case, ...]] = {
             ("discard", "draw"),
             _temp_furiten,
             expect=("temporary", None),
+        ),
+    ),
+    "noten_declaration": (
+        Case(
+            "an exhaustive draw where a tenpai hand, not in riichi, is declared noten",
+            (True, False),
+            _built("noten_declaration", preset("wrc"), lambda: _drawn_game(())),
+            expect=((), ("payment-mismatch", "tenpai-hand-mismatch")),
         ),
     ),
     "nagashi_open_calls_allowed": (
@@ -777,8 +843,25 @@ def test_setting_is_live(field: str, case: Case) -> None:
 
 def test_every_field_has_a_case() -> None:
     names = [f.name for f in fields(Ruleset)]
-    assert sorted(CASES) == sorted(names)
-    assert [n for n in names if not CASES[n]] == []
+    assert sorted(set(CASES) | _BOOKKEEPING) == sorted(names)
+    assert [n for n in names if n not in _BOOKKEEPING and not CASES[n]] == []
+
+
+@pytest.mark.parametrize(
+    "outcome",
+    [
+        _corpus("name", WEST_GAME),
+        _corpus("name", BUST_GAME),
+        _final("name", preset("wrc"), (40000, 30000, 30000, 20000), 0),
+        _final("name", preset("tenhou")),
+    ],
+    ids=["west", "bust", "wrc-ties", "tenhou-final"],
+)
+def test_the_name_changes_no_verdict(outcome: Callable[[object], object]) -> None:
+    """The rules once chosen by a preset's name (Tenhou's end of the game and final
+    results, the WRC and M.League tie sharing) follow the fields alone."""
+    got = {repr(outcome(name)) for name in ("tenhou", "wrc", "mleague", "club")}
+    assert len(got) == 1, got
 
 
 # -- docs/rules.md -------------------------------------------------------------------
