@@ -39,6 +39,7 @@ class RulesError(MjauditError):
 class Ruleset:
     """One rule per field, with its default; named presets override a few (see PRESETS)."""
 
+    # Bookkeeping: names the ruleset in reports and messages and changes no verdict.
     name: str = "tenhou"
     players: int = 4
     # -- tiles and dora (matrix §A)
@@ -449,7 +450,11 @@ def override(base: Ruleset, values: Mapping[str, object], path: str = "<rules>")
 
 
 def load_rules(spec: str) -> Ruleset:
-    """A preset name, or a TOML file whose ``base`` names the preset it overrides."""
+    """A preset name, or a TOML file whose ``base`` names the preset it overrides.
+
+    A file that does not set ``tenhou_lobby_results`` gets false: the final results
+    follow its own start, return and uma, whatever its base or name.
+    """
     if spec.endswith(".toml"):
         # Imported here: tomllib (with the datetime module it loads) is a noticeable
         # share of the start-up, and only a rules file needs it.

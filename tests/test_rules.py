@@ -68,3 +68,29 @@ def test_auto_rules_follow_the_log() -> None:
     assert r.name == "tenhou" and not r.aka and not r.assumed
     s = rules_for(RulesHint("tenhou-xml", players=3, aka=True, special_lobby=True))
     assert s.name == "tenhou-sanma" and s.assumed
+
+
+def test_a_rules_file_takes_its_own_final_results_unless_it_asks_for_tenhous(
+    tmp_path: Path,
+) -> None:
+    """A 2009 Tenhou game, whose results Tenhou rounded to whole thousands: a rules file
+    based on ``tenhou`` uses its own (exact) formula, whatever it is named, unless it sets
+    ``tenhou_lobby_results``."""
+    from analyzer.audit import audit_log
+    from mjaudit.findings import Severity
+    from parsers import load
+    from tests.conftest import corpus_file
+
+    log = load(str(corpus_file("2009082817gm-00ab-0000-997dbe26.xml")))
+
+    def errors(text: str) -> list[str]:
+        f = tmp_path / "club.toml"
+        f.write_text(f'base = "tenhou"\n{text}', encoding="utf-8")
+        found = audit_log(log, load_rules(str(f)), review=False).findings
+        return sorted({x.code for x in found if x.severity is Severity.ERROR})
+
+    assert errors("") == ["final-score-mismatch"]
+    assert errors('name = "tenhou"\n') == ["final-score-mismatch"]
+    assert errors("tenhou_lobby_results = true\n") == []
+    assert load_rules("tenhou").tenhou_lobby_results
+    assert not load_rules("wrc").tenhou_lobby_results
