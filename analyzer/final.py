@@ -34,6 +34,7 @@ __all__ = [
     "FinalResult",
     "check_final",
     "compare_final",
+    "csrule_sets_uma",
     "final_candidates",
     "final_result",
 ]
@@ -145,7 +146,9 @@ def _go_type(hint: RulesHint, game_id: str) -> int | None:
     return int(idm.group(2), 16) if idm else None
 
 
-def _roundings(date: int | None, has_lobby: bool) -> tuple[tuple[Rounding, str, bool], ...]:
+def _roundings(
+    date: int | None, has_lobby: bool, source: str = "tenhou-xml"
+) -> tuple[tuple[Rounding, str, bool], ...]:
     """The rounding eras that fit the log id's date: (rounding, note, assumed)."""
     rounded: tuple[Rounding, str, bool] = ("thousand", "rounded to whole thousands", False)
     exact: tuple[Rounding, str, bool] = ("exact", "exact to 0.1", False)
@@ -159,15 +162,33 @@ def _roundings(date: int | None, has_lobby: bool) -> tuple[tuple[Rounding, str, 
             ("exact", f"exact to 0.1 (assumed: {why} ({FIRST_EXACT}) logs)", True),
             ("thousand", f"rounded to whole thousands (assumed: {why} ({FIRST_EXACT}) logs)", True),
         )
-    if not has_lobby:
+    if not has_lobby and source == "tenhou-xml":
         # GO without `lobby`: only 2008-09-20 .. 2010-09-10 logs in the corpus (20 games).
         return (
             ("thousand", "rounded to whole thousands (assumed: undated, GO has no lobby)", True),
         )
+    # A tenhou.net/6 file names neither a date nor a lobby unless its ``ref`` is a log
+    # id or it carries ``lobby`` (the server converter's key): a missing key says
+    # nothing about the era, so both remain possible.
+    why = "undated log" if has_lobby or source == "tenhou-xml" else "no date or lobby in the file"
     return (
-        ("thousand", "rounded to whole thousands (assumed: undated log)", True),
-        ("exact", "exact to 0.1 (assumed: undated log)", True),
+        ("thousand", f"rounded to whole thousands (assumed: {why})", True),
+        ("exact", f"exact to 0.1 (assumed: {why})", True),
     )
+
+
+def _csrule_fields(csrule: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in csrule.split(","))
+
+
+def csrule_sets_uma(csrule: str) -> bool:
+    """Whether a custom-rule string fills any of its uma fields (21..35).
+
+    A lobby owner who leaves them empty plays Tenhou's default uma; so does a
+    chip lobby's csrule (the uma of a chip lobby, +30/+10/-10/-30, reproduces its
+    results exactly, in whole points).
+    """
+    return any(_csrule_fields(csrule)[21:36])
 
 
 def _csrule_formulas(
@@ -212,6 +233,28 @@ def _csrule_formulas(
     )
 
 
+def _csrule_default_formulas(
+    csrule: str,
+    uma: tuple[tuple[float, ...], str, bool],
+    players: int,
+) -> list[_Formula]:
+    """A custom-rule lobby whose csrule leaves the uma empty: Tenhou's default uma.
+
+    The rounding is not in the csrule either: whole points is Tenhou's custom-lobby
+    default (a chip lobby rounds so), exact to 0.1 the other candidate (assumed).
+    """
+    fields = _csrule_fields(csrule)
+    default_ret = 40000 if players == 3 else 30000
+    try:
+        ret = int(fields[5]) if len(fields) > 5 and fields[5] else default_ret
+    except ValueError:
+        ret = default_ret
+    head = f"custom-rule lobby (csrule) without uma: Tenhou's default {uma[1]}, return {ret}"
+    out = [_Formula(ret, uma[0], "thousand", f"{head}, rounded to whole thousands")]
+    out.append(_Formula(ret, uma[0], "exact", f"{head}, exact to 0.1 (assumed)", assumed=True))
+    return out
+
+
 def _tenhou_formulas(
     finals: Sequence[int], players: int, start: int, hint: RulesHint, game_id: str
 ) -> list[_Formula]:
@@ -224,8 +267,9 @@ def _tenhou_formulas(
         # no oka; the result is (score - start) / 1000 exactly (-300 -> -1.3).
         text = f"gold/ratio lobby (GO type {gtype}): (score - start)/1000, no uma or oka"
         return [_Formula(start, (0.0,) * players, "exact", text, assumed=date is None)]
-    if "csrule" in extras:
-        return [_csrule_formulas(extras["csrule"], finals, start, "exact")]
+    csrule = extras.get("csrule")
+    if csrule is not None and csrule_sets_uma(csrule):
+        return [_csrule_formulas(csrule, finals, start, "exact")]
     new_uma = (0.0, 10.0, -10.0, -20.0)
     old_uma = (0.0, 5.0, -5.0, -10.0)
     umas: list[tuple[tuple[float, ...], str, bool]] = [(new_uma, "uma +20/+10/-10/-20", False)]
@@ -246,12 +290,17 @@ def _tenhou_formulas(
             (new_uma, "uma +20/+10/-10/-20 (assumed: tonpuu switch window)", True),
             (old_uma, "uma +10/+5/-5/-10 (assumed: tonpuu switch window)", True),
         ]
+    if csrule is not None:
+        # Tenhou's defaults where the custom rule leaves the uma empty: the GO type's
+        # uma and oka, the return points of field 5. Whole points first (as the chip
+        # lobbies and the ranked lobbies up to 2021 round), then exact.
+        return _csrule_default_formulas(csrule, umas[0], players)
     if lobby not in (None, "0"):
         special = f"private lobby L{lobby}: ranked rules assumed, "
     elif hint.special_lobby and not gtype & 0x200:
         special = f"special lobby (GO type {gtype}): ranked rules assumed, "
     out: list[_Formula] = []
-    for rounding, era, era_assumed in _roundings(date, lobby is not None):
+    for rounding, era, era_assumed in _roundings(date, lobby is not None, hint.source):
         for uma, uma_text, uma_assumed in umas:
             ret = 40000 if players == 3 else 30000
             oka = "" if players == 3 else f", return {ret}, oka +20"
