@@ -15,7 +15,7 @@ from analyzer.audit_flow import check_game_end, check_results, check_riichi_orde
 from analyzer.audit_scores import ChainState, Link, check_chain
 from analyzer.audit_wall import check_wall
 from analyzer.audit_wins import check_win_tiles, check_wins
-from analyzer.final import FinalDiff, FinalResult, check_final
+from analyzer.final import FinalDiff, FinalResult, check_final, game_date
 from analyzer.furiten import FuritenTracker
 from analyzer.replay import replay
 from analyzer.state import GameReplay
@@ -323,6 +323,20 @@ def _check_end(
         not result.assumed or (lobby in ("0", "") and not hint.special_lobby)
     )
     out: list[Finding] = []
+    if not diffs and result.assumed and _undated_json(log):
+        # tenhou.net/6 without a log id in ``ref`` or a ``lobby``: the rounding era is
+        # the one the results fit, which is an assumption, not a verdict.
+        out.append(
+            Finding(
+                "rules-assumed",
+                Severity.WARNING,
+                f"game end: the file names no date or lobby; the results fit {result.rule}",
+                log.path,
+                None,
+                game.end_index,
+                None,
+            )
+        )
     for d in diffs:
         what = "final score" if d.field == "final" else "result"
         message = (
@@ -361,6 +375,16 @@ def _check_end(
                 )
             )
     return out
+
+
+def _undated_json(log: GameLog) -> bool:
+    """A Tenhou JSON game whose file says neither when nor in which lobby it was played."""
+    hint = log.start.rules_hint
+    return (
+        hint.source == "tenhou-json"
+        and "lobby" not in dict(hint.extras)
+        and game_date(log.start.game_id) is None
+    )
 
 
 def _unfinished(log: GameLog, game: GameReplay) -> list[Finding]:

@@ -37,6 +37,7 @@ __all__ = [
     "csrule_sets_uma",
     "final_candidates",
     "final_result",
+    "game_date",
 ]
 
 Rounding = Literal["thousand", "exact"]
@@ -133,7 +134,8 @@ def _results(
     return tuple(float(v.quantize(Decimal("0.1"), ROUND_HALF_UP)) for v in values)
 
 
-def _date(game_id: str) -> int | None:
+def game_date(game_id: str) -> int | None:
+    """The YYYYMMDDHH of a Tenhou log id (``2022060100gm-00a9-0000-01481d95``), else None."""
     m = _ID.match(game_id)
     return int(m.group(1)) if m else None
 
@@ -259,7 +261,7 @@ def _tenhou_formulas(
     finals: Sequence[int], players: int, start: int, hint: RulesHint, game_id: str
 ) -> list[_Formula]:
     extras = dict(hint.extras)
-    date = _date(game_id)
+    date = game_date(game_id)
     gtype = _go_type(hint, game_id) or 0
     lobby = extras.get("lobby")
     if gtype & 0x800:
