@@ -35,6 +35,7 @@ __all__ = [
     "check_final",
     "compare_final",
     "csrule_sets_uma",
+    "csrule_undecoded",
     "final_candidates",
     "final_result",
     "game_date",
@@ -181,6 +182,28 @@ def _roundings(
 
 def _csrule_fields(csrule: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in csrule.split(","))
+
+
+# The csrule flag words of every custom-rule log decoded so far (Cherrling fabc0,
+# dnovikoff newattr2023): Tenhou's standard rules of play. Another value switches on
+# a custom rule (the deal passing after a dealer win or a dealer tenpai, ...) whose
+# bit is not known.
+_CSRULE_FLAGS = ("0FE0BF0B", "0000001F")
+_CSRULE_NUMBERS = frozenset((4, 5, 6, *range(21, 36)))
+
+
+def csrule_undecoded(csrule: str) -> str | None:
+    """What a custom-rule string sets that is not decoded, in words, or None."""
+    fields = _csrule_fields(csrule)
+    flags = tuple(f.upper() for f in fields[:2])
+    odd = [
+        f"field {i} = {value!r}"
+        for i, value in enumerate(fields)
+        if i >= 2 and value and i not in _CSRULE_NUMBERS
+    ]
+    if flags != _CSRULE_FLAGS:
+        odd.insert(0, f"flags {','.join(flags)} (decoded: {','.join(_CSRULE_FLAGS)})")
+    return "; ".join(odd) or None
 
 
 def csrule_sets_uma(csrule: str) -> bool:
@@ -426,7 +449,8 @@ def check_final(
     hint: RulesHint,
     game_id: str,
 ) -> tuple[FinalResult, tuple[FinalDiff, ...]]:
-    """The first candidate formula that reproduces the claims, else the likeliest.
+    """The first candidate formula that reproduces the claims, else the one that
+    differs in the fewest values (the likeliest of those).
 
     Where the log leaves the era open (undated logs), the candidate that matches is
     reported with ``assumed`` set, and its rule text says so.
@@ -434,8 +458,5 @@ def check_final(
     candidates = final_candidates(
         scores, riichi_sticks, first_dealer, players, rules, hint, game_id
     )
-    for cand in candidates:
-        diffs = compare_final(claims, cand)
-        if not diffs:
-            return cand, diffs
-    return candidates[0], compare_final(claims, candidates[0])
+    judged = [(cand, compare_final(claims, cand)) for cand in candidates]
+    return min(judged, key=lambda pair: len(pair[1]))
