@@ -130,7 +130,7 @@ def _houou_json(tmp_path: Path, keep_lobby: bool) -> Path:
     mjlog.write_bytes(corpus_file("2023053016gm-0029-0000-e54b3b98.xml").read_bytes())
     doc = json.loads(convert_log(load(str(mjlog)), "tenhou-json"))
     if not keep_lobby:
-        del doc["lobby"]
+        doc.pop("lobby", None)
     out = tmp_path / "houou.json"
     out.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
     return out
