@@ -331,7 +331,7 @@ def _check_end(
         not result.assumed or (lobby in ("0", "") and not hint.special_lobby)
     )
     out: list[Finding] = []
-    if not diffs and result.assumed and _undated_json(log):
+    if not diffs and result.assumed and claims.results is not None and _undated_json(log):
         # tenhou.net/6 without a log id in ``ref`` or a ``lobby``: the rounding era is
         # the one the results fit, which is an assumption, not a verdict.
         out.append(
