@@ -105,8 +105,7 @@ def test_an_undecoded_custom_rule_is_a_warning_and_its_chain_findings_too(
     assert _errors(audit) == []
     notes = [f.message for f in _warnings(audit, "rules-assumed")]
     assert any(
-        "custom rule not decoded (csrule flags 0FE0BF0B,0000003F (decoded: 0FE0BF0B,0000001F))"
-        in m
+        "custom rule not decoded (csrule flags 0FE0BF0B,0000003F (decoded: 0FE0BF0B,0000001F))" in m
         for m in notes
     ), notes
     chain = _warnings(audit, "score-chain-mismatch")

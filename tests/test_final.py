@@ -234,9 +234,10 @@ def test_an_undated_mjlog_without_lobby_stays_in_the_rounded_era() -> None:
 
 
 def test_check_final_reports_the_candidate_closest_to_the_claims() -> None:
-    # Undated: exact era first fits all but seat 3; the rounded era misses three seats.
-    claims = EndClaims((44800, 30000, 20700, 4500), (54.8, 10.0, -19.3, -46.0), None)
-    res, diffs = check_final(claims, (44800, 30000, 20700, 4500), 0, 0, 4, TENHOU, _json_hint(), "x")
+    # Undated: the rounded era (tried first) misses three seats, the exact era one.
+    scores = (44800, 30000, 20700, 4500)
+    claims = EndClaims(scores, (54.8, 10.0, -19.3, -46.0), None)
+    res, diffs = check_final(claims, scores, 0, 0, 4, TENHOU, _json_hint(), "x")
     assert "exact to 0.1" in res.rule
     assert [(d.seat, d.expected) for d in diffs] == [(3, -45.5)]
 

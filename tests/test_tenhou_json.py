@@ -264,7 +264,8 @@ def test_rules_hint_from_disp() -> None:
 def test_the_server_converters_lobby_reaches_the_rules_hint(
     extra: dict[str, object], lobby: str | None
 ) -> None:
-    log = parse_tenhou_json(doc(CALLS, **extra), "g.json")
+    text = json.dumps({**json.loads(doc(CALLS)), **extra}, ensure_ascii=False).encode()
+    log = parse_tenhou_json(text, "g.json")
     assert dict(log.start.rules_hint.extras).get("lobby") == lobby
     assert dict(log.start.rules_hint.extras)["disp"] == "鳳南喰赤"
 
