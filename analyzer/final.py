@@ -16,6 +16,9 @@ tests/test_final.py replays all of them.
   the six games with a negative score ending in 500 (for example 2014050315gm-0041:
   -16500 -> -67.0 as 4th) show that negative scores round away from zero.
 * Logs from 2022-06-01 on (116 dated games, 3 undated): exact to 0.1, no rounding.
+* An undated log keeps every era still possible; a Tenhou JSON file without a log
+  id in ``ref`` or a ``lobby`` key keeps both (the keys' absence dates nothing).
+* A custom-rule lobby (csrule) whose uma fields are empty plays Tenhou's default uma.
 """
 
 from __future__ import annotations
