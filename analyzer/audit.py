@@ -15,7 +15,7 @@ from analyzer.audit_flow import check_game_end, check_results, check_riichi_orde
 from analyzer.audit_scores import ChainState, Link, check_chain
 from analyzer.audit_wall import check_wall
 from analyzer.audit_wins import check_win_tiles, check_wins
-from analyzer.final import FinalDiff, FinalResult, check_final
+from analyzer.final import FinalDiff, FinalResult, check_final, csrule_undecoded, game_date
 from analyzer.furiten import FuritenTracker
 from analyzer.replay import replay
 from analyzer.state import GameReplay
@@ -82,6 +82,12 @@ def _adapt_special_lobby(log: GameLog, rules: Ruleset) -> Ruleset:
     """
     notes = list(rules.assumed)
     changes: dict[str, object] = {}
+    undecoded = custom_rule_undecoded(log)
+    if undecoded is not None:
+        notes.append(
+            f"custom rule not decoded (csrule {undecoded}): Tenhou's rules of play "
+            "assumed; the order of hands (dealer repeats, honba) is not judged"
+        )
     events = log.events
     for k, ev in enumerate(events[:-1]):
         if "open_kan_dora_timing" in changes:
@@ -219,6 +225,8 @@ def audit_log(
         early = next((f for f in found if f.event == game.end_index), None)
         findings.extend(_check_end(game, state, log, links, early))
         checks["game_ends_checked"] += 1
+    if custom_rule_undecoded(log) is not None:
+        findings = _order_not_judged(findings)
     findings.sort(key=lambda f: (-f.severity.rank, f.event if f.event is not None else -1))
     return FileAudit(
         path=log.path,
@@ -323,6 +331,20 @@ def _check_end(
         not result.assumed or (lobby in ("0", "") and not hint.special_lobby)
     )
     out: list[Finding] = []
+    if not diffs and result.assumed and claims.results is not None and _undated_json(log):
+        # tenhou.net/6 without a log id in ``ref`` or a ``lobby``: the rounding era is
+        # the one the results fit, which is an assumption, not a verdict.
+        out.append(
+            Finding(
+                "rules-assumed",
+                Severity.WARNING,
+                f"game end: the file names no date or lobby; the results fit {result.rule}",
+                log.path,
+                None,
+                game.end_index,
+                None,
+            )
+        )
     for d in diffs:
         what = "final score" if d.field == "final" else "result"
         message = (
@@ -361,6 +383,34 @@ def _check_end(
                 )
             )
     return out
+
+
+def custom_rule_undecoded(log: GameLog) -> str | None:
+    """What the log's custom-rule string (Tenhou csrule) sets that is not decoded."""
+    csrule = dict(log.start.rules_hint.extras).get("csrule")
+    return None if csrule is None else csrule_undecoded(csrule)
+
+
+def _order_not_judged(findings: list[Finding]) -> list[Finding]:
+    """Under a custom rule that is not decoded, the hand that should come next (a
+    dealer repeat, the honba) is not known: those chain findings become warnings."""
+    return [
+        replace(f, severity=Severity.WARNING, message=f"{f.message} (custom rule not decoded)")
+        if f.code == "game-end-mismatch"
+        or (f.code == "score-chain-mismatch" and "the hand after the last one" in f.message)
+        else f
+        for f in findings
+    ]
+
+
+def _undated_json(log: GameLog) -> bool:
+    """A Tenhou JSON game whose file says neither when nor in which lobby it was played."""
+    hint = log.start.rules_hint
+    return (
+        hint.source == "tenhou-json"
+        and "lobby" not in dict(hint.extras)
+        and game_date(log.start.game_id) is None
+    )
 
 
 def _unfinished(log: GameLog, game: GameReplay) -> list[Finding]:

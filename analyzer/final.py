@@ -16,6 +16,9 @@ tests/test_final.py replays all of them.
   the six games with a negative score ending in 500 (for example 2014050315gm-0041:
   -16500 -> -67.0 as 4th) show that negative scores round away from zero.
 * Logs from 2022-06-01 on (116 dated games, 3 undated): exact to 0.1, no rounding.
+* An undated log keeps every era still possible; a Tenhou JSON file without a log
+  id in ``ref`` or a ``lobby`` key keeps both (the keys' absence dates nothing).
+* A custom-rule lobby (csrule) whose uma fields are empty plays Tenhou's default uma.
 """
 
 from __future__ import annotations
@@ -34,8 +37,11 @@ __all__ = [
     "FinalResult",
     "check_final",
     "compare_final",
+    "csrule_sets_uma",
+    "csrule_undecoded",
     "final_candidates",
     "final_result",
+    "game_date",
 ]
 
 Rounding = Literal["thousand", "exact"]
@@ -132,7 +138,8 @@ def _results(
     return tuple(float(v.quantize(Decimal("0.1"), ROUND_HALF_UP)) for v in values)
 
 
-def _date(game_id: str) -> int | None:
+def game_date(game_id: str) -> int | None:
+    """The YYYYMMDDHH of a Tenhou log id (``2022060100gm-00a9-0000-01481d95``), else None."""
     m = _ID.match(game_id)
     return int(m.group(1)) if m else None
 
@@ -145,7 +152,9 @@ def _go_type(hint: RulesHint, game_id: str) -> int | None:
     return int(idm.group(2), 16) if idm else None
 
 
-def _roundings(date: int | None, has_lobby: bool) -> tuple[tuple[Rounding, str, bool], ...]:
+def _roundings(
+    date: int | None, has_lobby: bool, source: str = "tenhou-xml"
+) -> tuple[tuple[Rounding, str, bool], ...]:
     """The rounding eras that fit the log id's date: (rounding, note, assumed)."""
     rounded: tuple[Rounding, str, bool] = ("thousand", "rounded to whole thousands", False)
     exact: tuple[Rounding, str, bool] = ("exact", "exact to 0.1", False)
@@ -159,15 +168,55 @@ def _roundings(date: int | None, has_lobby: bool) -> tuple[tuple[Rounding, str, 
             ("exact", f"exact to 0.1 (assumed: {why} ({FIRST_EXACT}) logs)", True),
             ("thousand", f"rounded to whole thousands (assumed: {why} ({FIRST_EXACT}) logs)", True),
         )
-    if not has_lobby:
+    if not has_lobby and source == "tenhou-xml":
         # GO without `lobby`: only 2008-09-20 .. 2010-09-10 logs in the corpus (20 games).
         return (
             ("thousand", "rounded to whole thousands (assumed: undated, GO has no lobby)", True),
         )
+    # A tenhou.net/6 file names neither a date nor a lobby unless its ``ref`` is a log
+    # id or it carries ``lobby`` (the server converter's key): a missing key says
+    # nothing about the era, so both remain possible.
+    why = "undated log" if has_lobby or source == "tenhou-xml" else "no date or lobby in the file"
     return (
-        ("thousand", "rounded to whole thousands (assumed: undated log)", True),
-        ("exact", "exact to 0.1 (assumed: undated log)", True),
+        ("thousand", f"rounded to whole thousands (assumed: {why})", True),
+        ("exact", f"exact to 0.1 (assumed: {why})", True),
     )
+
+
+def _csrule_fields(csrule: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in csrule.split(","))
+
+
+# The csrule flag words of every custom-rule log decoded so far (Cherrling fabc0,
+# dnovikoff newattr2023): Tenhou's standard rules of play. Another value switches on
+# a custom rule (the deal passing after a dealer win or a dealer tenpai, ...) whose
+# bit is not known.
+_CSRULE_FLAGS = ("0FE0BF0B", "0000001F")
+_CSRULE_NUMBERS = frozenset((4, 5, 6, *range(21, 36)))
+
+
+def csrule_undecoded(csrule: str) -> str | None:
+    """What a custom-rule string sets that is not decoded, in words, or None."""
+    fields = _csrule_fields(csrule)
+    flags = tuple(f.upper() for f in fields[:2])
+    odd = [
+        f"field {i} = {value!r}"
+        for i, value in enumerate(fields)
+        if i >= 2 and value and i not in _CSRULE_NUMBERS
+    ]
+    if flags != _CSRULE_FLAGS:
+        odd.insert(0, f"flags {','.join(flags)} (decoded: {','.join(_CSRULE_FLAGS)})")
+    return "; ".join(odd) or None
+
+
+def csrule_sets_uma(csrule: str) -> bool:
+    """Whether a custom-rule string fills any of its uma fields (21..35).
+
+    A lobby owner who leaves them empty plays Tenhou's default uma; so does a
+    chip lobby's csrule (the uma of a chip lobby, +30/+10/-10/-30, reproduces its
+    results exactly, in whole points).
+    """
+    return any(_csrule_fields(csrule)[21:36])
 
 
 def _csrule_formulas(
@@ -212,11 +261,33 @@ def _csrule_formulas(
     )
 
 
+def _csrule_default_formulas(
+    csrule: str,
+    uma: tuple[tuple[float, ...], str, bool],
+    players: int,
+) -> list[_Formula]:
+    """A custom-rule lobby whose csrule leaves the uma empty: Tenhou's default uma.
+
+    The rounding is not in the csrule either: whole points is Tenhou's custom-lobby
+    default (a chip lobby rounds so), exact to 0.1 the other candidate (assumed).
+    """
+    fields = _csrule_fields(csrule)
+    default_ret = 40000 if players == 3 else 30000
+    try:
+        ret = int(fields[5]) if len(fields) > 5 and fields[5] else default_ret
+    except ValueError:
+        ret = default_ret
+    head = f"custom-rule lobby (csrule) without uma: Tenhou's default {uma[1]}, return {ret}"
+    out = [_Formula(ret, uma[0], "thousand", f"{head}, rounded to whole thousands")]
+    out.append(_Formula(ret, uma[0], "exact", f"{head}, exact to 0.1 (assumed)", assumed=True))
+    return out
+
+
 def _tenhou_formulas(
     finals: Sequence[int], players: int, start: int, hint: RulesHint, game_id: str
 ) -> list[_Formula]:
     extras = dict(hint.extras)
-    date = _date(game_id)
+    date = game_date(game_id)
     gtype = _go_type(hint, game_id) or 0
     lobby = extras.get("lobby")
     if gtype & 0x800:
@@ -224,8 +295,9 @@ def _tenhou_formulas(
         # no oka; the result is (score - start) / 1000 exactly (-300 -> -1.3).
         text = f"gold/ratio lobby (GO type {gtype}): (score - start)/1000, no uma or oka"
         return [_Formula(start, (0.0,) * players, "exact", text, assumed=date is None)]
-    if "csrule" in extras:
-        return [_csrule_formulas(extras["csrule"], finals, start, "exact")]
+    csrule = extras.get("csrule")
+    if csrule is not None and csrule_sets_uma(csrule):
+        return [_csrule_formulas(csrule, finals, start, "exact")]
     new_uma = (0.0, 10.0, -10.0, -20.0)
     old_uma = (0.0, 5.0, -5.0, -10.0)
     umas: list[tuple[tuple[float, ...], str, bool]] = [(new_uma, "uma +20/+10/-10/-20", False)]
@@ -246,12 +318,17 @@ def _tenhou_formulas(
             (new_uma, "uma +20/+10/-10/-20 (assumed: tonpuu switch window)", True),
             (old_uma, "uma +10/+5/-5/-10 (assumed: tonpuu switch window)", True),
         ]
+    if csrule is not None:
+        # Tenhou's defaults where the custom rule leaves the uma empty: the GO type's
+        # uma and oka, the return points of field 5. Whole points first (as the chip
+        # lobbies and the ranked lobbies up to 2021 round), then exact.
+        return _csrule_default_formulas(csrule, umas[0], players)
     if lobby not in (None, "0"):
         special = f"private lobby L{lobby}: ranked rules assumed, "
     elif hint.special_lobby and not gtype & 0x200:
         special = f"special lobby (GO type {gtype}): ranked rules assumed, "
     out: list[_Formula] = []
-    for rounding, era, era_assumed in _roundings(date, lobby is not None):
+    for rounding, era, era_assumed in _roundings(date, lobby is not None, hint.source):
         for uma, uma_text, uma_assumed in umas:
             ret = 40000 if players == 3 else 30000
             oka = "" if players == 3 else f", return {ret}, oka +20"
@@ -375,7 +452,8 @@ def check_final(
     hint: RulesHint,
     game_id: str,
 ) -> tuple[FinalResult, tuple[FinalDiff, ...]]:
-    """The first candidate formula that reproduces the claims, else the likeliest.
+    """The first candidate formula that reproduces the claims, else the one that
+    differs in the fewest values (the likeliest of those).
 
     Where the log leaves the era open (undated logs), the candidate that matches is
     reported with ``assumed`` set, and its rule text says so.
@@ -383,8 +461,5 @@ def check_final(
     candidates = final_candidates(
         scores, riichi_sticks, first_dealer, players, rules, hint, game_id
     )
-    for cand in candidates:
-        diffs = compare_final(claims, cand)
-        if not diffs:
-            return cand, diffs
-    return candidates[0], compare_final(claims, candidates[0])
+    judged = [(cand, compare_final(claims, cand)) for cand in candidates]
+    return min(judged, key=lambda pair: len(pair[1]))

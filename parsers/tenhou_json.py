@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from mjaudit.errors import LogFormatError, SourcePos
@@ -206,6 +207,12 @@ class _Game:
         self.aka, aka_on = _aka_flags(rule)
         self.players = _players(head, rule)
         self.hint = rules_hint_from_disp(str(rule.get("disp", "")), aka_on, self.players)
+        lobby = head.get("lobby")
+        if isinstance(lobby, int | str) and not isinstance(lobby, bool) and str(lobby) != "":
+            # The server converter's lobby number (0 = the ranked lobbies), which the
+            # game-end check reads as the mjlog's GO ``lobby``.
+            extras = tuple(sorted((*self.hint.extras, ("lobby", str(lobby)))))
+            self.hint = replace(self.hint, extras=extras)
         game_id = head.get("ref")
         if not isinstance(game_id, str) or not game_id:
             game_id = path.rsplit("/", 1)[-1]

@@ -314,6 +314,11 @@ class _Writer:
         red = 0 if hint.aka is False else 1
         rule.update({"aka53": red, "aka52": red, "aka51": red})
         self.doc["rule"] = rule
+        lobby = dict(hint.extras).get("lobby", "")
+        if lobby.isdigit():
+            # The mjlog's GO lobby (the server converter writes it as a number): with
+            # ``ref`` (the log id, which dates the game) it settles the game-end rules.
+            self.doc["lobby"] = int(lobby)
         players = ev.players
         if any(p.dan is not None for p in players):
             self.doc["dan"] = [DAN_TEXTS.get(p.dan or "", p.dan or "") for p in players]
@@ -398,6 +403,8 @@ class _Writer:
         if self.connections:
             out["connection"] = self.connections
         out["rule"] = rule
+        if "lobby" in doc:
+            out["lobby"] = out.pop("lobby")
         out.update(extra)
         if sc is not None:
             out["sc"] = sc

@@ -60,17 +60,12 @@ AUDIT_DIFFERS = {
     # mjai records no rules: a chip or ratio lobby's kiriage, honba value and kan
     # dora times, which --rules auto reads off the mjlog's lobby, become Tenhou's.
     "dnovikoff-tenhou_chip.xml": {"mjai"},
-    # Tenhou JSON keeps no GO type, lobby or csrule: the game-end check cannot
-    # tell the uma and rounding of an undated, special, private or custom lobby.
-    "2019020120gm-0009-10011-215330df.xml": {"tenhou-json"},
-    "Cherrling-mjlog2mjai_fabc0.xml": {"tenhou-json"},
-    "Riichi-Mahjong-Statistics-Seminar-tenhou-paifu-to-json_ron3.xml": {"tenhou-json"},
-    "Riichi-Mahjong-Statistics-Seminar-tenhou-paifu-to-json_yao9.xml": {"tenhou-json"},
-    "dnovikoff-tenhou_newattr2023.xml": {"tenhou-json"},
+    # Tenhou JSON keeps the log id and the lobby (``ref``, ``lobby``) but no GO type:
+    # the game-end check cannot tell a gold or ratio lobby's results from the ranked
+    # lobbies' (undated, private and custom-rule lobbies now audit alike).
     "dnovikoff-tenhou_ratio.xml": {"tenhou-json"},
     "dnovikoff-tenhou_ratio1.xml": {"mjai", "tenhou-json"},
     "dnovikoff-tenhou_sanma.xml": {"tenhou-json"},
-    "kanade0404-tenhou-log_log.xml": {"tenhou-json"},
 }
 
 

@@ -6,7 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.final import FinalResult, check_final, compare_final, final_result
+from analyzer.final import (
+    FinalResult,
+    check_final,
+    compare_final,
+    final_candidates,
+    final_result,
+)
 from mjaudit.events import (
     EndClaims,
     GameEnd,
@@ -173,6 +179,67 @@ def test_csrule_lobby_shares_uma_between_tied_players() -> None:
     )  # fmt: skip
     res = run((29300, 30700, 29300, 30700), game_id="x", hint=hint)
     assert res.results == (-10.7, 10.7, -10.7, 10.7)
+
+
+CSRULE_NO_UMA = "0FE0BF0B,0000001F,,,30000,30000,30000" + "," * 29 + ",,,,"
+
+
+@pytest.mark.parametrize(
+    ("gtype", "results"),
+    [
+        # chip lobby (GO bit 0x200): +30/+10/-10/-30, whole points (dnovikoff chip.xml)
+        (553, (64.0, 10.0, -19.0, -55.0)),
+        # any other custom-rule lobby: the ranked +20/+10/-10/-20, oka +20
+        (257, (54.0, 10.0, -19.0, -45.0)),
+    ],
+)
+def test_csrule_without_uma_takes_tenhous_default_uma(
+    gtype: int, results: tuple[float, ...]
+) -> None:
+    hint = RulesHint(
+        "tenhou-xml", 4, True, True, True, False, "ippan", True, f"4p (GO type {gtype})",
+        (("csrule", CSRULE_NO_UMA), ("lobby", "1")),
+    )  # fmt: skip
+    res = run((44800, 30000, 20700, 4500), game_id="x", hint=hint)
+    assert res.results == results
+    assert not res.assumed
+    assert res.rule.startswith("custom-rule lobby (csrule) without uma: Tenhou's default")
+
+
+def _json_hint(*extras: tuple[str, str]) -> RulesHint:
+    return RulesHint("tenhou-json", 4, True, True, True, False, "houou", False, "4p", extras)
+
+
+@pytest.mark.parametrize(
+    ("extras", "game_id", "eras"),
+    [
+        ((), "houou", ["thousand", "exact"]),  # no date, no lobby: both eras
+        ((("lobby", "0"),), "houou", ["thousand", "exact"]),  # lobby, no date
+        ((), NEW, ["exact"]),  # dated by its ref
+        ((), OLD, ["thousand"]),
+    ],
+)
+def test_tenhou_json_without_date_or_lobby_keeps_both_eras(
+    extras: tuple[tuple[str, str], ...], game_id: str, eras: list[str]
+) -> None:
+    hint = _json_hint(*extras)
+    cands = final_candidates((44800, 30000, 20700, 4500), 0, 0, 4, TENHOU, hint, game_id)
+    assert [c.results[0] for c in cands] == [{"thousand": 54.0, "exact": 54.8}[e] for e in eras]
+    assert all(c.assumed for c in cands) == (len(eras) == 2)
+
+
+def test_an_undated_mjlog_without_lobby_stays_in_the_rounded_era() -> None:
+    cands = final_candidates((44800, 30000, 20700, 4500), 0, 0, 4, TENHOU, HANCHAN, "x")
+    assert [c.results for c in cands] == [(54.0, 10.0, -19.0, -45.0)]
+
+
+def test_check_final_reports_the_candidate_closest_to_the_claims() -> None:
+    # Undated: the rounded era (tried first) misses three seats, the exact era one.
+    scores = (44800, 30000, 20700, 4500)
+    claims = EndClaims(scores, (54.8, 10.0, -19.3, -46.0), None)
+    res, diffs = check_final(claims, scores, 0, 0, 4, TENHOU, _json_hint(), "x")
+    assert "exact to 0.1" in res.rule
+    assert [(d.seat, d.expected) for d in diffs] == [(3, -45.5)]
 
 
 # The one owari no formula explains: a 2019 private lobby (L10011) without csrule.

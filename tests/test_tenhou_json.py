@@ -258,6 +258,19 @@ def test_rules_hint_from_disp() -> None:
 
 
 @pytest.mark.parametrize(
+    ("extra", "lobby"),
+    [({"lobby": 0, "ratingc": "PF4"}, "0"), ({"lobby": 10011}, "10011"), ({}, None)],
+)
+def test_the_server_converters_lobby_reaches_the_rules_hint(
+    extra: dict[str, object], lobby: str | None
+) -> None:
+    text = json.dumps({**json.loads(doc(CALLS)), **extra}, ensure_ascii=False).encode()
+    log = parse_tenhou_json(text, "g.json")
+    assert dict(log.start.rules_hint.extras).get("lobby") == lobby
+    assert dict(log.start.rules_hint.extras)["disp"] == "鳳南喰赤"
+
+
+@pytest.mark.parametrize(
     ("text", "tsumo", "fu", "han", "limit", "points"),
     [
         pytest.param("30符4飜7700点", False, 30, 4, Limit.NONE, 7700, id="ron"),
