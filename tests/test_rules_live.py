@@ -956,7 +956,7 @@ def test_each_league_preset_has_a_row_for_every_field(name: str) -> None:
         assert len(cells) == 2, f"{name}.{field_name}: {cells!r}"
         value, source = cells
         expected = _doc_value(getattr(rules, field_name))
-        assert value == expected, f"{name}.{field_name}: the doc says {value!r}, the preset {expected!r}"
+        assert value == expected, f"{name}.{field_name}: doc {value!r}, preset {expected!r}"
         # A source, "unverified: same as <base>", "moot: why", or bookkeeping.
         assert source and source != "—", f"{name}.{field_name}: no source"
         if "unverified" in source:
