@@ -1,8 +1,11 @@
 """Rulesets: one frozen field per rule that changes replay or payment.
 
-The values and their sources are tabulated in ../shared/reference/rules-matrix.md;
-each preset below cites the row it follows where the choice is not obvious.
-A TOML file overrides a preset: ``base = "tenhou"`` and then any field by name.
+The presets: ``tenhou``, ``tenhou-sanma``, ``mahjongsoul``, ``mleague``, ``wrc``,
+``jpml``, ``ema``, ``worldatplay``, ``worldatplay-sanma``, and the Japanese
+professional leagues ``saikouisen``, ``mu`` and ``rmu`` (never chosen by ``auto``).
+docs/rules.md gives every preset's value of every field with its source; each preset
+below cites its source where the choice is not obvious. A TOML file overrides a
+preset: ``base = "tenhou"`` and then any field by name.
 """
 
 from __future__ import annotations
