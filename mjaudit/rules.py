@@ -358,14 +358,14 @@ _WORLDATPLAY_SANMA = replace(
 _SAIKOUISEN = replace(
     _JPML,
     name="saikouisen",
-    # SKI-J and SKI-W: ippatsu, ura dora, kan dora and kan ura all on.
+    # SKI-J: ippatsu, ura dora, kan dora and kan ura all on (SKI-W: "一発、裏ドラ、カンドラあり").
     ippatsu=True,
     ura_dora=True,
     kan_dora=True,
     kan_ura=True,
     # SKI-W: 4 han 30 fu (their 30符6翻) is paid as a mangan.
     kiriage=True,
-    # SKI-J, SKI-W: 13 han or more is sanbaiman, and yakuman do not add up.
+    # SKI-W: 13 han or more is sanbaiman, and "役満は重複しない" (SKI-J likewise).
     kazoe_yakuman=False,
     composite_yakuman=False,
     # SKI-J: no kokushi ron on a concealed kan.
