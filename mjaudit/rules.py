@@ -1,8 +1,11 @@
 """Rulesets: one frozen field per rule that changes replay or payment.
 
-The values and their sources are tabulated in ../shared/reference/rules-matrix.md;
-each preset below cites the row it follows where the choice is not obvious.
-A TOML file overrides a preset: ``base = "tenhou"`` and then any field by name.
+The presets: ``tenhou``, ``tenhou-sanma``, ``mahjongsoul``, ``mleague``, ``wrc``,
+``jpml``, ``ema``, ``worldatplay``, ``worldatplay-sanma``, and the Japanese
+professional leagues ``saikouisen``, ``mu`` and ``rmu`` (never chosen by ``auto``).
+docs/rules.md gives every preset's value of every field with its source; each preset
+below cites its source where the choice is not obvious. A TOML file overrides a
+preset: ``base = "tenhou"`` and then any field by name.
 """
 
 from __future__ import annotations
@@ -345,6 +348,140 @@ _WORLDATPLAY_SANMA = replace(
     uma=(0, 0, 0),
 )
 
+# -- Japanese professional leagues (docs/rules.md, "Japanese professional leagues").
+# Each preset sets the fields its league's rules text gives; the others keep the
+# base preset's value and are listed as unverified in docs/rules.md. Values in the
+# leagues' own notation count 場ゾロ (two extra han): their "30符6翻" is 4 han 30 fu.
+
+# Saikouisen (最高位戦日本プロ麻雀協会): the league's 競技規定; jan39.com's summary of
+# the Saikouisen rules (SKI-J); the West One Cup 2015 rules, which follow them (SKI-W).
+_SAIKOUISEN = replace(
+    _JPML,
+    name="saikouisen",
+    # SKI-J: ippatsu, ura dora, kan dora and kan ura all on (SKI-W: "一発、裏ドラ、カンドラあり").
+    ippatsu=True,
+    ura_dora=True,
+    kan_dora=True,
+    kan_ura=True,
+    # SKI-W: 4 han 30 fu (their 30符6翻) is paid as a mangan.
+    kiriage=True,
+    # SKI-W: 13 han or more is sanbaiman, and "役満は重複しない" (SKI-J likewise).
+    kazoe_yakuman=False,
+    composite_yakuman=False,
+    # SKI-J: no kokushi ron on a concealed kan.
+    kokushi_robs_ankan=False,
+    # SKI-W: a double-wind pair is 2 fu.
+    double_wind_pair_fu=2,
+    # SKI-W: 300 a honba (100 from each on a tsumo); SKI-J, SKI-W: 3000 noten payments.
+    honba_ron=300,
+    honba_tsumo_each=100,
+    noten_pool=3000,
+    # SKI-W: "アガリは上家優先" (head-bump, a triple ron included).
+    double_ron=False,
+    triple_ron="atamahane",
+    # SKI-J: "途中流局 一切無し" (no abortive draws at all).
+    abortive_draws=frozenset(),
+    # SKI-J, SKI-W: no liability payments; SKI-W: no nagashi mangan.
+    pao_yakuman=frozenset(),
+    nagashi_mangan=False,
+    # SKI-W: kuikae forbidden.
+    kuikae_forbidden=True,
+    # SKI-J, SKI-W: no agari-yame or tenpai-yame; the game ends after South 4.
+    agari_yame=False,
+    west_extension=False,
+    # SKI-J, SKI-W: 30000 start and return (no oka), uma +30/+10/-10/-30
+    # ("ウマ 10000点‐30000点"), fixed whatever the scores.
+    start_points=30000,
+    return_points=30000,
+    uma=(30, 10, -10, -30),
+    uma_by_floating=(),
+    # SKI-W: sticks left at the game's end stay on the table (供託), paid to no one.
+    leftover_sticks_to_top=False,
+    # SKI-W: "ツモ牌がなくてもリーチは可能" (riichi with no draw left).
+    riichi_min_live_tiles=None,
+)
+
+# Mahjong Rengo μ (麻将連合): mj-king.net/pro/6/2.html, the league's main rules
+# (MU-K, rule numbers below); the Mu Cup rules post on ameblo.jp/shimode (MU-A).
+_MU = replace(
+    _JPML,
+    name="mu",
+    # MU-K rule 2: no ippatsu, no ura dora, no kan dora (so no kan ura).
+    ippatsu=False,
+    ura_dora=False,
+    kan_dora=False,
+    kan_ura=False,
+    # MU-K rule 3, MU-A (現物食い替えもOK): any swap call is allowed.
+    kuikae_forbidden=False,
+    # MU-K rules 4 and 6: no abortive draws (and no fifth kan).
+    abortive_draws=frozenset(),
+    # MU-K rule 9: head-bump.
+    double_ron=False,
+    triple_ron="atamahane",
+    # MU-K rule 10: no counters are paid.
+    honba_ron=0,
+    honba_tsumo_each=0,
+    # MU-K rule 11: no kiriage (4 han 30 fu is 7700 / 11600).
+    kiriage=False,
+    # MU-K rule 12: 3000 noten payments.
+    noten_pool=3000,
+    # MU-K rules 13 and 14: no agari-yame; a noten dealer ends the last hand.
+    agari_yame=False,
+    west_extension=False,
+    # MU-K rule 16: liability on daisangen and daisuushii only.
+    pao_yakuman=frozenset({"daisangen", "daisuushii"}),
+    # MU-K rule 19: no kokushi ron on a concealed kan.
+    kokushi_robs_ankan=False,
+    # MU-K rules 20 and 21: no renhou, no nagashi mangan.
+    renhou="none",
+    nagashi_mangan=False,
+    # MU-K rules 22 and 23: uma +12/+4/-4/-12, fixed; tied players share it.
+    uma=(12, 4, -4, -12),
+    uma_by_floating=(),
+    uma_split_ties=True,
+)
+
+# RMU (Real Mahjong Unit), its A rules: rmu.jp/rule (RMU-R); what the page does not
+# give, from a summary of the RMU rules (top3776.hatenablog.com, 2022-06-04: RMU-B).
+_RMU = replace(
+    _WRC,
+    name="rmu",
+    # RMU-R: no red fives in the A rules (the M rules add three).
+    aka=False,
+    # RMU-R: ippatsu, ura dora, kan dora and kan ura on; kuitan on.
+    ippatsu=True,
+    ura_dora=True,
+    kan_dora=True,
+    kan_ura=True,
+    kuitan=True,
+    # RMU-B: two different yakuman add up; no counted yakuman; no liability (パオ).
+    composite_yakuman=True,
+    kazoe_yakuman=False,
+    pao_yakuman=frozenset(),
+    # RMU-R: 300 a honba, 3000 noten payments.
+    honba_ron=300,
+    honba_tsumo_each=100,
+    noten_pool=3000,
+    # RMU-R: no abortive draws (four riichi play on, no fifth kan).
+    abortive_draws=frozenset(),
+    # RMU-R: one winner a hand, head-bump for a double or triple ron.
+    double_ron=False,
+    triple_ron="atamahane",
+    # RMU-R: kuikae forbidden.
+    kuikae_forbidden=True,
+    # RMU-R: no busting (a player out of points borrows 30000), no agari-yame or
+    # tenpai-yame; the game is an East-South hanchan.
+    tobi=False,
+    agari_yame=False,
+    west_extension=False,
+    hanchan=True,
+    # RMU-R: 30000 start and return, uma +15/+5/-5/-15, tied players share it.
+    start_points=30000,
+    return_points=30000,
+    uma=(15, 5, -5, -15),
+    uma_split_ties=True,
+)
+
 PRESETS: dict[str, Ruleset] = {
     r.name: r
     for r in (
@@ -357,6 +494,9 @@ PRESETS: dict[str, Ruleset] = {
         _EMA,
         _WORLDATPLAY,
         _WORLDATPLAY_SANMA,
+        _SAIKOUISEN,
+        _MU,
+        _RMU,
     )
 }
 

@@ -208,3 +208,25 @@ def test_readme_score_examples(capsys: pytest.CaptureFixture[str]) -> None:
         assert out[: len(shown)] == shown, line
         ran += 1
     assert ran >= 3
+
+
+def test_score_with_the_league_presets(capsys: pytest.CaptureFixture[str]) -> None:
+    hand = ["234m567p22345678s", "--win", "8s", "--ron", "--riichi", "--honba", "2"]
+    # RMU: ura dora, kiriage (as wrc), 300 a honba: 4 han 30 fu, 8000 + 600.
+    code, doc = _json(capsys, *hand, "--ura", "1m", "--rules", "rmu")
+    assert code == 0
+    assert (doc["han"], doc["fu"], doc["total"], doc["payments"]) == (
+        4,
+        30,
+        8000,
+        {"discarder": 8600},
+    )
+    # mu: no counters are paid, and --ura is refused (no ura dora).
+    code, doc = _json(capsys, *hand, "--rules", "mu")
+    assert code == 0
+    assert (doc["han"], doc["total"], doc["payments"]) == (3, 3900, {"discarder": 3900})
+    assert main(["score", *hand, "--ura", "1m", "--rules", "mu"]) == 2
+    assert "the rules mu have no ura dora" in capsys.readouterr().err
+    # saikouisen: a four-player preset (no --players needed), 300 a honba.
+    code, doc = _json(capsys, *hand, "--ura", "1m", "--rules", "saikouisen")
+    assert (code, doc["total"], doc["payments"]) == (0, 8000, {"discarder": 8600})

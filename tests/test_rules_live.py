@@ -869,13 +869,66 @@ RULES_DOC = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 _BOOKKEEPING = {"name", "assumed"}  # one row for every preset (docs/rules.md §H)
 
 
-def _doc_rows() -> dict[str, list[str]]:
+# The nine core presets, in the column order of the per-family tables; the leagues'
+# presets each have a table of their own (section "Japanese professional leagues").
+_CORE = (
+    "tenhou",
+    "tenhou-sanma",
+    "mahjongsoul",
+    "mleague",
+    "wrc",
+    "jpml",
+    "ema",
+    "worldatplay",
+    "worldatplay-sanma",
+)
+_LEAGUES = ("saikouisen", "mu", "rmu")
+_LEAGUE_SECTION = "## Japanese professional leagues"
+
+
+def _table_rows(lines: list[str]) -> dict[str, list[str]]:
     rows: dict[str, list[str]] = {}
-    for line in RULES_DOC.read_text(encoding="utf-8").splitlines():
+    for line in lines:
         if line.startswith("| `") and line.endswith(" |"):
             name, _, rest = line[3:].partition("` | ")
             rows[name] = [cell.strip() for cell in rest[:-2].split(" | ")]
     return rows
+
+
+def _doc_rows() -> dict[str, list[str]]:
+    """The rows of the per-family tables (everything before the leagues' section)."""
+    text = RULES_DOC.read_text(encoding="utf-8")
+    return _table_rows(text.partition(_LEAGUE_SECTION)[0].splitlines())
+
+
+def _league_rows(name: str) -> dict[str, list[str]]:
+    """The rows of the table under the heading that names the preset ``name``."""
+    text = RULES_DOC.read_text(encoding="utf-8").partition(_LEAGUE_SECTION)[2]
+    heading = next(h for h in text.split("\n### ")[1:] if h.splitlines()[0].endswith(f"`{name}`"))
+    return _table_rows(heading.splitlines())
+
+
+def _doc_value(value: object) -> str:
+    """A field's value as the leagues' tables write it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, frozenset):
+        return ", ".join(sorted(value)) or "none"
+    if isinstance(value, tuple):
+        if not value:
+            return "none"
+        if isinstance(value[0], tuple):
+            return "; ".join("/".join(f"{x:+d}" for x in row) for row in value)
+        if isinstance(value[0], str):
+            return ", ".join(value)
+        return "/".join(f"{x:+d}" for x in value)
+    return str(value)
+
+
+def test_every_preset_is_a_core_column_or_a_league_table() -> None:
+    assert sorted(PRESETS) == sorted(_CORE + _LEAGUES)
 
 
 def test_the_rules_doc_has_every_field_with_a_source_in_every_cell() -> None:
@@ -883,7 +936,7 @@ def test_the_rules_doc_has_every_field_with_a_source_in_every_cell() -> None:
     assert sorted(rows) == sorted(f.name for f in fields(Ruleset))
     text = RULES_DOC.read_text(encoding="utf-8")
     assert [p for p in PRESETS if f"`{p}`" not in text] == []
-    presets = len(PRESETS)
+    presets = len(_CORE)
     for name, cells in rows.items():
         if name in _BOOKKEEPING:
             assert len(cells) == 1, name
@@ -892,3 +945,19 @@ def test_the_rules_doc_has_every_field_with_a_source_in_every_cell() -> None:
         for column, cell in enumerate(cells):
             # "value — source", or "value — unverified: why", or a moot setting.
             assert " — " in cell or "moot" in cell, f"{name}, column {column + 1}: {cell!r}"
+
+
+@pytest.mark.parametrize("name", _LEAGUES)
+def test_each_league_preset_has_a_row_for_every_field(name: str) -> None:
+    rules = preset(name)
+    rows = _league_rows(name)
+    assert list(rows) == [f.name for f in fields(Ruleset)]
+    for field_name, cells in rows.items():
+        assert len(cells) == 2, f"{name}.{field_name}: {cells!r}"
+        value, source = cells
+        expected = _doc_value(getattr(rules, field_name))
+        assert value == expected, f"{name}.{field_name}: doc {value!r}, preset {expected!r}"
+        # A source, "unverified: same as <base>", "moot: why", or bookkeeping.
+        assert source and source != "—", f"{name}.{field_name}: no source"
+        if "unverified" in source:
+            assert "same as `" in source, f"{name}.{field_name}: {source!r}"

@@ -317,3 +317,153 @@ def test_sanma_settings_are_live() -> None:
     from analyzer.points import noten_payments
 
     assert noten_payments([0], 3, base) != noten_payments([0], 3, replace(base, noten_pool=3000))
+
+
+# -- Japanese professional leagues (docs/rules.md, "Japanese professional leagues") -----
+# Hands scored by hand; then each league's distinctive settings on real Tenhou logs, the
+# log's own rules with the league's value for the one field.
+
+LEAGUES = ("saikouisen", "mu", "rmu")
+
+
+@pytest.mark.parametrize("name", LEAGUES)
+def test_league_presets_are_four_player_and_never_tenhou_results(name: str) -> None:
+    rules = preset(name)
+    assert (rules.name, rules.players, rules.tenhou_lobby_results) == (name, 4, False)
+    assert (rules.start_points, rules.return_points, rules.aka) == (30000, 30000, False)
+
+
+def test_saikouisen_hand_has_ura_and_kiriage() -> None:
+    # Riichi pinfu tanyao, one ura (indicator 1m: 2m): 4 han 30 fu. The Saikouisen has
+    # ura dora and kiriage (West One Cup rules): a mangan, 8000.
+    r = score(PINFU_TANYAO, win="8s", ron=True, riichi=True, ura=("1m",), rules="saikouisen")
+    assert (r.han, r.fu, r.total, r.limit) == (4, 30, 8000, Limit.MANGAN)
+    # JPML, its base, has no ura: 3 han 30 fu, 3900.
+    r = score(PINFU_TANYAO, win="8s", ron=True, riichi=True, ura=("1m",), rules="jpml")
+    assert (r.han, r.total) == (3, 3900)
+    # Ippatsu counts (jan39.com summary; West One Cup rules).
+    r = score(PINFU_TANYAO, win="8s", ron=True, riichi=True, ippatsu=True, rules="saikouisen")
+    assert "ippatsu" in yaku_names(r)
+
+
+def test_saikouisen_final_uma_30_10_no_oka_sticks_left_on_the_table() -> None:
+    hint = replace(rules_hint(), source="mjai")
+    # (score - 30000) / 1000 + uma (+30/+10/-10/-30); the one leftover stick goes to no one.
+    res = final_result((45000, 35000, 25000, 15000), 1, 0, 4, preset("saikouisen"), hint, "g")
+    assert res.final_scores == (45000, 35000, 25000, 15000)
+    assert res.results == (45.0, 15.0, -15.0, -45.0)
+
+
+def test_mu_hand_has_no_ippatsu_no_ura_and_no_honba() -> None:
+    # Riichi pinfu tanyao with ippatsu and an ura: only 3 han 30 fu (mj-king.net rule 2).
+    r = score(PINFU_TANYAO, win="8s", ron=True, riichi=True, ippatsu=True, ura=("1m",), rules="mu")
+    assert (r.han, r.fu, r.total) == (3, 30, 3900)
+    assert yaku_names(r) == ["pinfu", "riichi", "tanyao"]
+    # At 2 honba with one riichi stick: the winner takes the stick and no counters
+    # (mj-king.net rule 10); Tenhou would add 600.
+    plain = score(PINFU_TANYAO, win="8s", ron=True, rules="mu")
+    assert settle_win(plain, 1, 0, 0, 2, 1, preset("mu")) == (-2000, 3000, 0, 0)
+    assert settle_win(plain, 1, 0, 0, 2, 1, preset("tenhou")) == (-2600, 3600, 0, 0)
+    # A tsumo (pinfu tanyao tsumo, 700/1300): no counters either.
+    tsumo = score(PINFU_TANYAO, win="8s", tsumo=True, rules="mu")
+    assert settle_win(tsumo, 1, 1, 0, 2, 1, preset("mu")) == (-1300, 3700, -700, -700)
+
+
+def test_mu_final_uma_12_4_fixed_and_shared_on_a_tie() -> None:
+    hint = replace(rules_hint(), source="mjai")
+    # Three players at or above 30000: JPML's uma would be +8/+3/+1/-12; mu's is the
+    # fixed +12/+4/-4/-12 (mj-king.net rule 22), and the tie on 30000 shares +4 and -4
+    # (rule 23).
+    res = final_result((40000, 30000, 30000, 20000), 0, 0, 4, preset("mu"), hint, "g")
+    assert res.results == (22.0, 0.0, 0.0, -22.0)
+    res = final_result((40000, 30000, 30000, 20000), 0, 0, 4, preset("jpml"), hint, "g")
+    assert res.results == (18.0, 3.0, 1.0, -22.0)
+
+
+def test_mu_allows_kuikae() -> None:
+    from tests.test_rules_live import _kuikae_game
+
+    def calls(rules: Ruleset) -> set[str]:
+        found = audit_log(_kuikae_game(), rules).findings
+        return {f.code for f in found if f.code == "illegal-call"}
+
+    # Chi 5m with 34m and discard 2m at once: allowed in mu (mj-king.net rule 3).
+    tenhou = preset("tenhou")
+    assert calls(replace(tenhou, kuikae_forbidden=preset("mu").kuikae_forbidden)) == set()
+    assert calls(replace(tenhou, kuikae_forbidden=preset("saikouisen").kuikae_forbidden)) == {
+        "illegal-call"
+    }
+
+
+def test_rmu_hand_composite_yakuman_and_ura() -> None:
+    # Daisangen + tsuuiisou + suuankou (tanki ron on 2z): RMU adds yakuman up (a
+    # summary of the RMU rules); WRC, its base, does not.
+    hand = "555z666z777z111z22z"
+    r = score(hand, win="2z", ron=True, rules="rmu")
+    assert (r.yakuman, r.total) == (3, 96000)
+    assert score(hand, win="2z", ron=True, rules="wrc").yakuman == 1
+    # Ura dora on (rmu.jp/rule): riichi pinfu tanyao + one ura = 4 han 30 fu.
+    r = score(PINFU_TANYAO, win="8s", ron=True, riichi=True, ura=("1m",), rules="rmu")
+    assert (r.han, r.fu) == (4, 30)
+
+
+def test_rmu_final_uma_15_5_shared_on_a_tie() -> None:
+    hint = replace(rules_hint(), source="mjai")
+    res = final_result((40000, 30000, 30000, 20000), 0, 0, 4, preset("rmu"), hint, "g")
+    assert res.results == (25.0, 0.0, 0.0, -25.0)
+    res = final_result((45000, 35000, 25000, 15000), 0, 0, 4, preset("rmu"), hint, "g")
+    assert res.results == (30.0, 10.0, -10.0, -30.0)
+
+
+def _league_field_codes(game: str, field_name: str, league: str) -> set[str]:
+    """The error codes of a real Tenhou log audited under its own rules, with the one
+    field set to the league preset's value."""
+    from analyzer.audit import resolve_rules
+    from mjaudit.findings import Severity
+    from tests.test_rules_live import _log
+
+    log = _log(game)
+    own = resolve_rules(log, "auto")
+    rules = replace(own, **{field_name: getattr(preset(league), field_name)})
+    return {
+        f.code for f in audit_log(log, rules, review=False).findings if f.severity is Severity.ERROR
+    }
+
+
+ABORTIVE_GAME = "2010112714gm-00a9-0000-d497e395.xml"  # an abortive draw
+BUST_GAME = "2009072918gm-0061-0000-e6e91672.xml"  # ends with a player below 0
+PAO_GAME = "2010060416gm-0061-0000-2d91fbe3.xml"  # daisangen pao with honba
+
+
+@pytest.mark.parametrize(
+    ("league", "field_name", "game", "code"),
+    [
+        # No abortive draws (jan39.com; mj-king.net rules 4, 6; rmu.jp/rule).
+        ("saikouisen", "abortive_draws", ABORTIVE_GAME, "draw-mismatch"),
+        ("mu", "abortive_draws", ABORTIVE_GAME, "draw-mismatch"),
+        ("rmu", "abortive_draws", ABORTIVE_GAME, "draw-mismatch"),
+        # No busting: a game that ends on a bust stops early (rmu.jp/rule).
+        ("rmu", "tobi", BUST_GAME, "game-end-mismatch"),
+        # No liability payments (jan39.com; a summary of the RMU rules).
+        ("saikouisen", "pao_yakuman", PAO_GAME, "pao-mismatch"),
+        ("rmu", "pao_yakuman", PAO_GAME, "pao-mismatch"),
+    ],
+)
+def test_league_setting_takes_effect_on_a_real_log(
+    league: str, field_name: str, game: str, code: str
+) -> None:
+    assert code not in _league_field_codes(game, field_name, "tenhou")
+    assert code in _league_field_codes(game, field_name, league)
+
+
+def test_league_dealer_may_not_stop_at_all_last() -> None:
+    from tests.test_rules_play import AGARI_YAME_GAME
+
+    for league in LEAGUES:
+        codes = _league_field_codes(AGARI_YAME_GAME, "agari_yame", league)
+        assert "game-end-mismatch" in codes, league
+
+
+def test_mu_keeps_liability_on_daisangen() -> None:
+    # mj-king.net rule 16: liability on daisangen and daisuushii, as Tenhou.
+    assert "pao-mismatch" not in _league_field_codes(PAO_GAME, "pao_yakuman", "mu")

@@ -217,6 +217,9 @@ PRESET_OPTIONS: dict[str, dict[str, Any]] = {
     "wrc": {"has_aka_dora": False, "kiriage": True, "kazoe_limit": _SANBAIMAN},
     "ema": {"has_aka_dora": False, "kazoe_limit": _SANBAIMAN},
     "jpml": {"has_aka_dora": False, "kazoe_limit": _SANBAIMAN},
+    "saikouisen": {"has_aka_dora": False, "kiriage": True, "kazoe_limit": _SANBAIMAN},
+    "mu": {"has_aka_dora": False, "kazoe_limit": _SANBAIMAN},
+    "rmu": {"has_aka_dora": False, "kiriage": True, "kazoe_limit": _SANBAIMAN},
 }
 PRESET_HANDS = 3000
 PRESET_FLOOR = 2400  # hands actually scored (not rejected) and compared, per preset
