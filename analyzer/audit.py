@@ -185,9 +185,7 @@ def audit_log(
         checks["wins_scored"] += scored
         checks["deltas_compared"] += compared
         if rnd.draw is not None:
-            found, compared = check_draw(
-                rnd, rnd.draw, rules, log.path, players, settled, log.events
-            )
+            found, compared = check_draw(rnd, rnd.draw, rules, log.path, players, settled)
             findings.extend(found)
             _first_by_event(found, causes)
             links.extend(_payments_follow_tenpai(found))

@@ -15,13 +15,12 @@ from analyzer.audit_common import error
 from analyzer.hand import is_complete, waits
 from analyzer.points import nagashi_payments, noten_payments
 from analyzer.state import DrawRecord, RoundReplay
-from mjaudit.events import DeclareMeld, Discard, DrawReason, DrawTile, Event
+from mjaudit.events import DrawReason
 from mjaudit.findings import Finding, JsonValue
-from mjaudit.melds import MeldKind
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile, to_mpsz
 
-__all__ = ["check_draw", "held_ids", "is_tenpai", "shown_hands_checked"]
+__all__ = ["check_draw", "is_tenpai", "shown_hands_checked"]
 
 
 def _counts(hand: Sequence[Tile]) -> list[int]:
@@ -64,11 +63,8 @@ def check_draw(
     path: str,
     players: int,
     settled: dict[int, tuple[int, ...]] | None = None,
-    events: Sequence[Event] = (),
 ) -> tuple[list[Finding], int]:
-    """Findings for one drawn hand, and the number of seat deltas compared.
-
-    ``events`` are the log's events, for the physical ids of the hands it shows."""
+    """Findings for one drawn hand, and the number of seat deltas compared."""
     out: list[Finding] = []
     ev = rec.event
     claims = ev.claims
@@ -110,7 +106,7 @@ def check_draw(
         seats_shown = [s for s, _ in claims.hands]
         shown_ids = dict(claims.hand_ids)
         for s, hand in claims.hands:
-            out.extend(_shown_hand(rnd, rec, s, hand, path, shown_ids.get(s), events))
+            out.extend(_shown_hand(rnd, rec, s, hand, path, shown_ids.get(s)))
         if claims.tenpai is not None and sorted(claims.tenpai) != tenpai:
             # Tenhou XML says who is tenpai by showing their hands and nothing else
             # (each of the corpus's 465 exhaustive draws, nagashi mangan included,
@@ -236,7 +232,6 @@ def _shown_hand(
     hand: Sequence[Tile],
     path: str,
     shown_ids: Sequence[int] | None = None,
-    events: Sequence[Event] = (),
 ) -> list[Finding]:
     """A hand the log shows at an exhaustive draw against the replayed concealed hand:
     the tiles, and the physical ids where the log has them all (another copy of the
@@ -252,7 +247,8 @@ def _shown_hand(
         expected: JsonValue = to_mpsz(replayed)
         actual: JsonValue = to_mpsz(hand)
     else:
-        held = held_ids(events, rnd, seat, rec.event_index) if shown_ids is not None else None
+        ids = rec.concealed_ids
+        held = list(ids[seat]) if ids is not None and shown_ids is not None else None
         if held is None or shown_ids is None or sorted(shown_ids) == held:
             return []
         message = (
@@ -263,51 +259,6 @@ def _shown_hand(
     return [
         error(rnd, path, "tenpai-hand-mismatch", message, rec.event_index, seat, expected, actual)
     ]
-
-
-def held_ids(events: Sequence[Event], rnd: RoundReplay, seat: int, until: int) -> list[int] | None:
-    """The physical ids of seat ``seat``'s concealed tiles before event ``until``, sorted;
-    None where the log stops giving ids (or takes away a tile the seat does not hold)."""
-    dealt = rnd.start.hand_ids
-    if dealt is None:
-        return None
-    ids = list(dealt[seat])
-    try:
-        # Exact types (events are final classes): a hand is a hundred events, and
-        # this runs once for each win and each draw that shows hands.
-        for ev in events[rnd.first_event + 1 : until]:
-            kind = type(ev)
-            if kind is DrawTile or kind is Discard:
-                assert isinstance(ev, DrawTile | Discard)
-                if ev.seat != seat:
-                    continue
-                if ev.tile_id is None:
-                    return None
-                if kind is DrawTile:
-                    ids.append(ev.tile_id)
-                else:
-                    ids.remove(ev.tile_id)
-            elif kind is DeclareMeld:
-                assert isinstance(ev, DeclareMeld)
-                if ev.seat != seat:
-                    continue
-                meld = ev.meld
-                if meld.tile_ids is None:
-                    return None
-                if meld.kind is MeldKind.KAKAN:
-                    used = [meld.added_id]
-                elif meld.kind in (MeldKind.ANKAN, MeldKind.KITA):
-                    used = list(meld.tile_ids)
-                else:  # chi, pon, open kan: all but the called tile
-                    used = list(meld.tile_ids)
-                    used.remove(meld.called_id)
-                for tile_id in used:
-                    if tile_id is None:
-                        return None
-                    ids.remove(tile_id)
-    except ValueError:
-        return None
-    return sorted(ids)
 
 
 def shown_hands_checked(rec: DrawRecord) -> int:

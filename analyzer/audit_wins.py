@@ -11,7 +11,6 @@ from collections import Counter
 from dataclasses import replace
 
 from analyzer.audit_common import error
-from analyzer.audit_draws import held_ids
 from analyzer.points import base_points, hand_payments, settle_win
 from analyzer.scoring import NotAWin, score
 from analyzer.state import RoundReplay, WinRecord
@@ -215,7 +214,7 @@ def check_win_tiles(
     for rec in rnd.wins:
         claims = rec.event.claims
         replay_id = _winning_id(rec, events)
-        out.extend(_hand_ids(rnd, rec, events, replay_id, path))
+        out.extend(_hand_ids(rnd, rec, replay_id, path))
         if claims.win_tile is None:
             continue
         checked += 1
@@ -243,15 +242,13 @@ def check_win_tiles(
     return out, checked
 
 
-def _hand_ids(
-    rnd: RoundReplay, rec: WinRecord, events: tuple[Event, ...], won_id: int | None, path: str
-) -> list[Finding]:
+def _hand_ids(rnd: RoundReplay, rec: WinRecord, won_id: int | None, path: str) -> list[Finding]:
     """The physical ids of the winning hand the log shows (Tenhou ``hai``) against the
     replay's; the tiles themselves the replay has compared already."""
     shown = rec.event.claims.hand_ids
     if shown is None:
         return []
-    held = held_ids(events, rnd, rec.seat, rec.event_index)
+    held = list(rec.concealed_ids) if rec.concealed_ids is not None else None
     if held is None or (not rec.tsumo and won_id is None):
         return []
     if not rec.tsumo:

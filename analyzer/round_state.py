@@ -678,6 +678,7 @@ class RoundState:
             honba=self.start.honba,
             kita=self.kita[seat],
             last_kan=self.last_kans[seat],
+            concealed_ids=tuple(sorted(self.ids[seat])) if self.ids is not None else None,
         )
         self.record.wins.append(rec)
         return rec
@@ -786,6 +787,9 @@ class RoundState:
             honba=self.start.honba,
             first_discards=tuple(self.first_discards),
             calls_made=self.calls_made,
+            concealed_ids=(
+                tuple(tuple(sorted(h)) for h in self.ids) if self.ids is not None else None
+            ),
         )
         self.record.draw = rec
         return rec

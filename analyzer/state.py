@@ -52,6 +52,9 @@ class WinRecord:
     # The winner's last kan, as declared (a kakan adds to an older pon, so the meld
     # list's order is not the order of the kans): the four-kong liability reads it.
     last_kan: Meld | None = None
+    # The physical ids of the winner's concealed tiles before the win (a tsumo's drawn
+    # tile included, a ron's won tile not), sorted; None where the log gives no ids.
+    concealed_ids: tuple[int, ...] | None = None
 
     @property
     def tsumo(self) -> bool:
@@ -76,6 +79,8 @@ class DrawRecord:
     honba: int
     first_discards: tuple[Tile | None, ...]
     calls_made: int
+    # Each seat's concealed physical ids, sorted; None where the log gives no ids.
+    concealed_ids: tuple[tuple[int, ...], ...] | None = None
 
 
 @dataclass(slots=True)
