@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 from lxml import etree
 
 from analyzer.audit import FileAudit, audit_log, resolve_rules
+from analyzer.batch import RunSummary, audit_many
 from parsers.tenhou_xml import parse_tenhou_xml
 
 REPO = Path(__file__).resolve().parents[1]
@@ -52,3 +54,22 @@ def tamper(name: str, edit: Callable[[list[etree._Element]], None]) -> FileAudit
 
 def error_codes(result: FileAudit) -> list[str]:
     return [f.code for f in result.findings if f.severity.value == "error"]
+
+
+@pytest.fixture
+def logs(tmp_path: Path) -> Path:
+    """A dozen corpus logs in a folder (the sample logs where the corpus is absent)."""
+    d = tmp_path / "logs"
+    d.mkdir()
+    found = sorted(TENHOU_XML.glob("*.xml"))[:12] if TENHOU_XML.is_dir() else []
+    for p in found or sorted(SAMPLES.glob("*.xml")):
+        shutil.copy(p, d / p.name)
+    return d
+
+
+def run_store(paths: list[str], store: Path, **kw: object) -> RunSummary:
+    """An ``audit --store`` run through the library; its summary."""
+    summary = RunSummary()
+    for _ in audit_many(paths, store=str(store), summary=summary, progress=False, **kw):  # type: ignore[arg-type]
+        pass
+    return summary

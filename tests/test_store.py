@@ -13,32 +13,17 @@ import pytest
 
 from analyzer import store as store_mod
 from analyzer import store_catalog
-from analyzer.batch import RunSummary, Shard, audit_many
+from analyzer.batch import Shard
 from analyzer.store import Store, query, stats
 from mjaudit.cli import main
+from tests.conftest import run_store
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "tenhou-xml"
 SAMPLES = REPO / "sample_logs"
 
 
-@pytest.fixture
-def logs(tmp_path: Path) -> Path:
-    """A dozen corpus logs (or the sample logs where the corpus is absent)."""
-    d = tmp_path / "logs"
-    d.mkdir()
-    found = sorted(CORPUS.glob("*.xml"))[:12] if CORPUS.is_dir() else []
-    for p in found or sorted(SAMPLES.glob("*.xml")):
-        shutil.copy(p, d / p.name)
-    return d
-
-
-def run(paths: list[str], store: Path, **kw: object) -> RunSummary:
-    summary = RunSummary()
-    outcomes = audit_many(paths, store=str(store), summary=summary, progress=False, **kw)  # type: ignore[arg-type]
-    for _ in outcomes:
-        pass
-    return summary
+run = run_store
 
 
 def test_a_rerun_audits_nothing(logs: Path, tmp_path: Path) -> None:

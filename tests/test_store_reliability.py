@@ -17,30 +17,15 @@ from pathlib import Path
 import pytest
 
 from analyzer import store_parts
-from analyzer.batch import BatchOptions, RunSummary, audit_many
+from analyzer.batch import BatchOptions
 from analyzer.store import DB_NAME, Store, StoreError, query, stats
 from mjaudit.cli import main
-from tests.conftest import SAMPLES, TENHOU_XML
+from tests.conftest import SAMPLES, run_store
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture
-def logs(tmp_path: Path) -> Path:
-    """A dozen corpus logs (the sample logs where the corpus is absent)."""
-    d = tmp_path / "logs"
-    d.mkdir()
-    found = sorted(TENHOU_XML.glob("*.xml"))[:12] if TENHOU_XML.is_dir() else []
-    for p in found or sorted(SAMPLES.glob("*.xml")):
-        shutil.copy(p, d / p.name)
-    return d
-
-
-def run(paths: list[str], store: Path, **kw: object) -> RunSummary:
-    summary = RunSummary()
-    for _ in audit_many(paths, store=str(store), summary=summary, progress=False, **kw):  # type: ignore[arg-type]
-        pass
-    return summary
+run = run_store
 
 
 @pytest.fixture
