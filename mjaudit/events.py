@@ -106,6 +106,15 @@ class RulesHint:
     # The log states no lobby type (Tenhou's <GO> without ``type``): what the parser
     # assumed instead, in words. None: the log states it (or the format has none).
     assumed_type: str | None = None
+    # A Mahjong Soul game, read from its own record or from converter JSON that names
+    # one of its rooms: "mahjongsoul". None for every other platform.
+    platform: str | None = None
+    # The kind of Mahjong Soul game: "ranked", "friendly", "tournament" or "ai" (a
+    # game against the built-in AI). None where the log does not say or elsewhere.
+    category: str | None = None
+    # The rule settings the record itself states (Mahjong Soul's ``detail_rule``),
+    # sorted, keys in snake_case and values as text: (("fandian", "40000"), ...).
+    stated_rules: tuple[tuple[str, str], ...] = ()
 
 
 @quick_init
@@ -190,6 +199,12 @@ class RoundStart:
     dora_indicator_id: int | None = None
     hand_ids: tuple[tuple[int, ...], ...] | None = None
     shuffle: str | None = None
+    # The wall as the record commits to it before the hand (Mahjong Soul's
+    # ``paishan``: mpsz pairs, in the record's own order, as text) and the hash the
+    # server published for it, (algorithm, lowercase hex): ("md5", "edfe..."). None
+    # where the format carries no wall.
+    wall_text: str | None = None
+    wall_hash: tuple[str, str] | None = None
 
     @property
     def label(self) -> str:
