@@ -19,7 +19,7 @@ from analyzer.audit_wins import tenhou_yaku
 from analyzer.hand import waits
 from analyzer.replay import counts34
 from analyzer.state import RoundReplay, WinRecord
-from mjaudit.events import Limit, WinClaims
+from mjaudit.events import Limit, PlayerInfo, WinClaims
 from mjaudit.findings import Finding, Severity
 from mjaudit.tiles import Tile, to_mpsz
 from mjaudit.yaku import BONUS_YAKU, Yaku
@@ -82,6 +82,8 @@ class PlayerLine:
     final_score: str
     place: int | None
     result: str
+    # The rank and rating the log records for the player ("雀豪3", "四段 R1820"), or "".
+    rank: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +176,8 @@ class GameView:
     rounds: tuple[RoundView, ...]
     furiten_known: bool
     index_href: str | None
+    # The room or lobby as the log names it ("Jade Room South (玉の間南)"), or "".
+    room: str = ""
 
 
 def script_json(value: object) -> Markup:
@@ -299,6 +303,7 @@ def _badges(facts: GameFacts) -> tuple[Badge, ...]:
 def _players(facts: GameFacts) -> tuple[PlayerLine, ...]:
     places = facts.placements()
     first = facts.log.start.first_dealer
+    info = facts.log.start.players
     out = []
     for s in range(facts.players):
         out.append(
@@ -310,9 +315,18 @@ def _players(facts: GameFacts) -> tuple[PlayerLine, ...]:
                 final_score=str(facts.final_scores[s]) if facts.final_scores is not None else "?",
                 place=places[s] if places is not None else None,
                 result=_result_text(facts.results[s]) if facts.results is not None else "",
+                rank=_rank_text(info[s]) if s < len(info) else "",
             )
         )
     return tuple(out)
+
+
+def _rank_text(info: PlayerInfo) -> str:
+    """The rank and rating as the log records them: ``雀豪3``, ``四段 R1820``."""
+    parts = [info.dan] if info.dan else []
+    if info.rate is not None:
+        parts.append(f"R{info.rate:g}")
+    return " ".join(parts)
 
 
 def _who(seat: int, dealer: int, facts: GameFacts) -> str:
@@ -608,6 +622,7 @@ def build_game_view(facts: GameFacts, index_href: str | None = None) -> GameView
         rounds=tuple(rounds),
         furiten_known=facts.furiten_known,
         index_href=index_href,
+        room=log.start.rules_hint.description,
     )
 
 
