@@ -325,8 +325,11 @@ def _check_end(
     # Private and special lobbies may set their own uma; where the log does not say
     # which, a difference in the result points is a warning, not a verdict.
     # A log without its lobby type (lobby-type-missing) leaves the uma unknown too.
+    # A Mahjong Soul friendly room whose record elides its uma (results_assumed) is
+    # not a Tenhou ranked lobby, whatever its (absent) lobby key says.
+    ranked_lobby = hint.source.startswith("tenhou") and lobby in ("0", "")
     trusted = hint.assumed_type is None and (
-        not result.assumed or (lobby in ("0", "") and not hint.special_lobby)
+        not result.assumed or (ranked_lobby and not hint.special_lobby)
     )
     out: list[Finding] = []
     if not diffs and result.assumed and claims.results is not None and _undated_json(log):

@@ -278,6 +278,20 @@ def _final(
     return run
 
 
+MJS_RANKED_GAME = "mahjongsoul/tenhou-json/LiYounian_9tiles.json"  # Jade South, converter JSON
+
+
+def _mjs_results(value: object) -> object:
+    """A real Mahjong Soul ranked game audited under uma +20/+10/-10/-20, not its own:
+    the codes of the findings on its result points, with ``results_assumed`` set."""
+    log = _log(MJS_RANKED_GAME)
+    rules = replace(preset("mahjongsoul"), uma=(20, 10, -10, -20), results_assumed=value)
+    audit = audit_log(log, rules, review=False)
+    return tuple(
+        sorted({(f.code, f.severity.value) for f in audit.findings if "result is" in f.message})
+    )
+
+
 def _at_zero(value: object) -> object:
     """A real game with every score moved so that seat 0 has exactly 0 after E4-0 and
     the game plays on: the game-level codes with ``tobi_at_zero`` set."""
@@ -705,6 +719,17 @@ CASES: dict[str, tuple[Case, ...]] = {
             ),
         ),
     ),
+    "settlement_points": (
+        Case(
+            "the final results under Mahjong Soul rules (start 25000, return 30000)",
+            (25000, None),
+            _final("settlement_points", preset("mahjongsoul")),
+            expect=(
+                ((43300, 30700, 27000, 19000), (13.3, 10.7, -3.0, -21.0)),
+                ((43300, 30700, 27000, 19000), (28.3, 5.7, -8.0, -26.0)),
+            ),
+        ),
+    ),
     "uma": (
         Case(
             "the final results under EMA rules",
@@ -760,6 +785,14 @@ CASES: dict[str, tuple[Case, ...]] = {
             (True, False),
             _corpus("tenhou_lobby_results", KIRIAGE_GAME),
             expect=((), ("final-score-mismatch",)),
+        ),
+    ),
+    "results_assumed": (
+        Case(
+            "a real Mahjong Soul game audited under another uma than its own",
+            (False, True),
+            _mjs_results,
+            expect=((("final-score-mismatch", "error"),), (("rules-assumed", "warning"),)),
         ),
     ),
     "riichi_min_points": (
