@@ -902,12 +902,13 @@ RULES_DOC = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 _BOOKKEEPING = {"name", "assumed"}  # one row for every preset (docs/rules.md §H)
 
 
-# The nine core presets, in the column order of the per-family tables; the leagues'
+# The ten core presets, in the column order of the per-family tables; the leagues'
 # presets each have a table of their own (section "Japanese professional leagues").
 _CORE = (
     "tenhou",
     "tenhou-sanma",
     "mahjongsoul",
+    "mahjongsoul-sanma",
     "mleague",
     "wrc",
     "jpml",
