@@ -12,6 +12,7 @@ from __future__ import annotations
 import bz2
 import json
 import os
+import re
 import stat
 import sys
 import zlib
@@ -270,9 +271,24 @@ def _load_json(data: bytes, path: str) -> GameLog:
         from parsers.mjai import parse_mjai
 
         return parse_mjai(data, path)
+    if _MAHJONGSOUL_MARK.search(data[:4096]):
+        from parsers.json_text import BadJson, load_json
+        from parsers.mahjongsoul import is_mahjongsoul, parse_mahjongsoul_object
+
+        try:
+            whole = load_json(data.decode("utf-8-sig"))
+        except (BadJson, UnicodeDecodeError):
+            whole = None  # the Tenhou JSON reader words the error
+        if is_mahjongsoul(whole):
+            return parse_mahjongsoul_object(whole, path)
     from parsers.tenhou_json import parse_tenhou_json
 
     return parse_tenhou_json(data, path)
+
+
+# The keys that start a Mahjong Soul record (its ``head``, ``meta``, ``actions`` or
+# ``records``): only a file that shows one near its start is tried as one.
+_MAHJONGSOUL_MARK = re.compile(rb'"(head|meta|actions|records)"\s*:|GameDetailRecords')
 
 
 def load(path: str, limit: int = DEFAULT_MAX_INPUT) -> GameLog:
