@@ -12,6 +12,7 @@ from __future__ import annotations
 import bz2
 import json
 import os
+import re
 import stat
 import sys
 import zlib
@@ -33,6 +34,7 @@ __all__ = [
     "iter_inputs",
     "load",
     "load_bytes",
+    "looks_like_record_text",
     "read_input",
     "read_regular_file",
     "read_stream",
@@ -258,6 +260,11 @@ def load_bytes(data: bytes, path: str) -> GameLog:
     )
 
 
+def looks_like_record_text(head: bytes) -> bool:
+    """Whether the first bytes of a file look like a Mahjong Soul record's JSON."""
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{" and bool(_MAHJONGSOUL_MARK.search(head))
+
+
 def _load_json(data: bytes, path: str) -> GameLog:
     """Tenhou JSON or mjai: an mjai log's first line is one event with a ``type``."""
     first = data.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
@@ -270,9 +277,24 @@ def _load_json(data: bytes, path: str) -> GameLog:
         from parsers.mjai import parse_mjai
 
         return parse_mjai(data, path)
+    if _MAHJONGSOUL_MARK.search(data[:4096]):
+        from parsers.json_text import BadJson, load_json
+        from parsers.mahjongsoul import is_mahjongsoul, parse_mahjongsoul_object
+
+        try:
+            whole = load_json(data.decode("utf-8-sig"))
+        except (BadJson, UnicodeDecodeError):
+            whole = None  # the Tenhou JSON reader words the error
+        if is_mahjongsoul(whole):
+            return parse_mahjongsoul_object(whole, path)
     from parsers.tenhou_json import parse_tenhou_json
 
     return parse_tenhou_json(data, path)
+
+
+# The keys that start a Mahjong Soul record (its ``head``, ``meta``, ``actions`` or
+# ``records``): only a file that shows one near its start is tried as one.
+_MAHJONGSOUL_MARK = re.compile(rb'"(head|meta|actions|records)"\s*:|GameDetailRecords')
 
 
 def load(path: str, limit: int = DEFAULT_MAX_INPUT) -> GameLog:
