@@ -98,6 +98,10 @@ class Ruleset:
     # up to its fourth hand (Tenhou; "no North").
     west_extension: bool = True
     hanchan: bool = True
+    # The regular game is its first hand (Mahjong Soul's one-hand and one-round modes
+    # 3, 4, 13 and 14); after it the game may go on until a player reaches the
+    # return points. The corpus's three such games end after E1 or E2 (MJS-rec 3).
+    one_hand_game: bool = False
     start_points: int = 25000
     # The top player's target: the points that end the game after the last hand (the
     # West extension) and that agari-yame needs; the results count from them too
@@ -757,6 +761,10 @@ _MS_DEFAULTS = {
 # (24 games): total_point = (score - init_point) + uma 15/5/-5/-15 (4p) or 15/0/-15
 # (3p). The keys' units and meaning are not confirmed by any record, so a friendly
 # room's results are never judged as errors (results_assumed).
+# GameMode.mode of the one-hand and one-round games (3, 4 with four players; 13, 14
+# with three): each corpus game of these modes ends once a player has the return
+# points, after its first hand or later (MJS-rec 3).
+_MS_ONE_HAND_MODES = frozenset({"3", "4", "13", "14"})
 _MS_RESULT_KEYS = ("jingsuanyuandian", "shunweima_2", "shunweima_3", "shunweima_4")
 
 
@@ -837,6 +845,8 @@ def _mahjongsoul_rules(hint: RulesHint) -> Ruleset:
         changes["abortive_draws"] = sorted(draws)
     if "have_sanjiahele" in stated and changes.get("triple_ron") != "atamahane":
         changes["triple_ron"] = "abortive" if _ms_flag(stated["have_sanjiahele"]) else "scored"
+    if dict(hint.extras).get("mode") in _MS_ONE_HAND_MODES:
+        changes["one_hand_game"] = True
     start = changes.get("start_points", base.start_points)
     changes["settlement_points"] = _ms_int(stated.get("jingsuanyuandian", "")) or start
     uma = _ms_uma(stated, base)

@@ -278,6 +278,10 @@ def _final(
     return run
 
 
+MJS_ONE_HAND_GAME = (
+    "mahjongsoul/raw-gdr/sanma_ikkyokusen_mahjongsoul_paifu_231215-"
+    "a5d87184-f612-4c5e-a31c-72dbae44aaf8.txt"
+)
 MJS_RANKED_GAME = "mahjongsoul/tenhou-json/LiYounian_9tiles.json"  # Jade South, converter JSON
 
 
@@ -694,6 +698,14 @@ CASES: dict[str, tuple[Case, ...]] = {
             "a tonpuu game whose log does not say its length, ending after East 4",
             (False, True),
             _no_hanchan_in_hint(TONPUU_GAME),
+            expect=((), ("game-end-mismatch",)),
+        ),
+    ),
+    "one_hand_game": (
+        Case(
+            "a real Mahjong Soul one-round game (mode 14) that ends after East 1",
+            (True, False),
+            _corpus("one_hand_game", MJS_ONE_HAND_GAME),
             expect=((), ("game-end-mismatch",)),
         ),
     ),

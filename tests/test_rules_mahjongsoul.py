@@ -353,3 +353,12 @@ def test_results_assumed_turns_a_result_difference_into_a_warning() -> None:
     assumed = _results_findings(replace(wrong, results_assumed=True))
     assert known == [("final-score-mismatch", "error")] * 4
     assert assumed == [("rules-assumed", "warning")] * 4
+
+
+@pytest.mark.parametrize(
+    ("mode", "one_hand"), [("1", False), ("2", False), ("4", True), ("14", True)]
+)
+def test_the_one_hand_modes_end_after_their_first_hand(mode: str, one_hand: bool) -> None:
+    players = 3 if int(mode) > 10 else 4
+    hint = replace(_hint(players, None, "ai"), extras=(("mode", mode),))
+    assert rules_for(hint).one_hand_game is one_hand
