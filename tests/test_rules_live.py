@@ -289,7 +289,7 @@ def _mjs_results(value: object) -> object:
     """A real Mahjong Soul ranked game audited under uma +20/+10/-10/-20, not its own:
     the codes of the findings on its result points, with ``results_assumed`` set."""
     log = _log(MJS_RANKED_GAME)
-    rules = replace(preset("mahjongsoul"), uma=(20, 10, -10, -20), results_assumed=value)
+    rules = replace(preset("mahjongsoul"), uma=(20, 10, -10, -20), results_assumed=bool(value))
     audit = audit_log(log, rules, review=False)
     return tuple(
         sorted({(f.code, f.severity.value) for f in audit.findings if "result is" in f.message})
