@@ -177,7 +177,7 @@ _MAHJONGSOUL = replace(
     pao_scope="pao-share",
     abortive_draws=frozenset({"kyuushu", "suufon-renda", "suucha-riichi", "suukaikan"}),
     # The records' final points (head.result total_point) are (score - 25000) + uma
-    # 15/5/-5/-15 thousand, no oka: 2 ranked and 19 friendly 4-player games; the
+    # 15/5/-5/-15 thousand, no oka: 2 ranked and 21 friendly 4-player games; the
     # 30000 return points only end the game (friendly rooms state it as fandian).
     settlement_points=25000,
     uma=(15, 5, -5, -15),
@@ -189,7 +189,9 @@ _MAHJONGSOUL = replace(
 
 # Mahjong Soul three-player (riichi.wiki Mahjong Soul page, 3P section: honba 200,
 # noten 2000, red 0p and 0s, uma +15/0/-15, tsumo-son by default, no four-winds or
-# all-riichi abortive draw); each value also settled by the corpus records.
+# all-riichi abortive draw). The corpus records also settle the honba, red fives,
+# tsumo-son, start and results (docs/rules.md, MJS3 column); the noten pool and the
+# abortive draws rest on the page alone (no three-player draw in the corpus).
 _MAHJONGSOUL_SANMA = replace(
     _MAHJONGSOUL,
     name="mahjongsoul-sanma",
@@ -757,14 +759,15 @@ _MS_DEFAULTS = {
     "muyu_mode": "0",
     "tianbian_value": "0",
 }
-# What the corpus's friendly rooms show where the uma and settlement keys are elided
-# (24 games): total_point = (score - init_point) + uma 15/5/-5/-15 (4p) or 15/0/-15
-# (3p). The keys' units and meaning are not confirmed by any record, so a friendly
-# room's results are never judged as errors (results_assumed).
 # GameMode.mode of the one-hand and one-round games (3, 4 with four players; 13, 14
 # with three): each corpus game of these modes ends once a player has the return
 # points, after its first hand or later (MJS-rec 3).
 _MS_ONE_HAND_MODES = frozenset({"3", "4", "13", "14"})
+# What the corpus's friendly and AI rooms show where the uma and settlement keys are
+# elided (28 games): total_point = (score - init_point) + uma 15/5/-5/-15 (4p, 21
+# games), 15/0/-15 (3p, 4 games of 2023) but 20/0/-20 (3p, 3 games of 2022). An elided
+# uma is no known value and no record confirms the keys' units, so a friendly room's
+# results are never judged as errors (results_assumed).
 _MS_RESULT_KEYS = ("jingsuanyuandian", "shunweima_2", "shunweima_3", "shunweima_4")
 
 
