@@ -362,3 +362,34 @@ def test_the_one_hand_modes_end_after_their_first_hand(mode: str, one_hand: bool
     players = 3 if int(mode) > 10 else 4
     hint = replace(_hint(players, None, "ai"), extras=(("mode", mode),))
     assert rules_for(hint).one_hand_game is one_hand
+
+
+# -- --rules auto on every raw record of the corpus ------------------------------------
+
+
+@pytest.mark.corpus
+def test_auto_audits_every_record_under_a_mahjong_soul_preset() -> None:
+    """All 30 raw records: a Mahjong Soul preset by the player count; no warning for
+    the 2 ranked games; no final-score-mismatch anywhere; the only result warnings
+    are the 3 three-player games of 2022 that count uma +20/0/-20 (2 seats each)."""
+    if not MJS.is_dir():
+        pytest.skip(f"corpus not available: {MJS}")
+    paths = sorted((MJS / "raw-gdr").glob("*")) + sorted((MJS / "raw-records").glob("*"))
+    names: dict[str, int] = {}
+    result_warnings: dict[str, int] = {}
+    for path in paths:
+        audit = audit_path(str(path), "auto")
+        assert audit.error is None, path.name
+        names[audit.rules] = names.get(audit.rules, 0) + 1
+        assert [f for f in audit.findings if f.code == "final-score-mismatch"] == [], path.name
+        assumed = [f for f in audit.findings if f.code == "rules-assumed"]
+        ranked = json.loads(path.read_text(encoding="utf-8")).get("head", {}).get("config", {})
+        if ranked.get("category") == 2:
+            assert assumed == [], path.name
+        else:
+            assert assumed, path.name
+        results = [f for f in assumed if "result is" in f.message]
+        if results:
+            result_warnings[path.name] = len(results)
+    assert names == {"mahjongsoul": 23, "mahjongsoul-sanma": 7}
+    assert result_warnings == {name: 2 for name in SANMA_UMA_20}
