@@ -375,7 +375,7 @@ def test_auto_audits_every_record_under_a_mahjong_soul_preset() -> None:
     if not MJS.is_dir():
         pytest.skip(f"corpus not available: {MJS}")
     paths = sorted((MJS / "raw-gdr").glob("*")) + sorted((MJS / "raw-records").glob("*"))
-    names: dict[str, int] = {}
+    names: dict[str | None, int] = {}
     result_warnings: dict[str, int] = {}
     for path in paths:
         audit = audit_path(str(path), "auto")
