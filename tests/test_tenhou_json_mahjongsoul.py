@@ -130,6 +130,30 @@ def test_ron_on_the_riichi_declaration_tile_pays_no_stick() -> None:
     assert _errors(_audit(doc, SENGEN, _soul_rules())) == []
 
 
+def test_mahjong_souls_own_records_pay_no_stick_for_a_declaration_ron() -> None:
+    """The rule the engine applies, as Mahjong Soul's own records settle it: in the
+    raw records of the corpus, each of the 8 rons on a riichi declaration tile has the
+    declarer pay the hand and honba only (no stick), and the scores after follow."""
+    records = CORPUS / "mahjongsoul" / "raw-records"
+    rons = []
+    for path in sorted(_need(records).glob("*.json")):
+        recs = json.loads(path.read_text(encoding="utf-8"))["records"]
+        honba, players = 0, 4
+        before: dict[str, Any] = {"name": ""}
+        for rec in recs:
+            if rec["name"] == "RecordNewRound":
+                honba, players = rec["data"].get("ben", 0), len(rec["data"]["scores"])
+            declared = before["name"] == "RecordDiscardTile" and before["data"].get("isLiqi")
+            before, previous = rec, before
+            if rec["name"] != "RecordHule" or not declared:
+                continue
+            seat, data = previous["data"].get("seat", 0), rec["data"]
+            owed = sum(h["pointRong"] for h in data["hules"]) + 100 * honba * (players - 1)
+            paid = -data["deltaScores"][seat]
+            rons.append((paid == owed, data["scores"][seat] == data["oldScores"][seat] - owed))
+    assert rons == [(True, True)] * 8
+
+
 # -- item 1: yaku names -------------------------------------------------------------
 @pytest.mark.parametrize(
     ("text", "winds", "want"),
