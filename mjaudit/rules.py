@@ -795,11 +795,25 @@ def _mahjongsoul_rules(hint: RulesHint) -> Ruleset:
     changes: dict[str, object] = {}
     if hint.hanchan is not None:
         changes["hanchan"] = hint.hanchan
-    if hint.category == "ranked":
+    if hint.category in ("ranked", "casual"):
         for name in ("aka", "kuitan"):
             if getattr(hint, name) is not None:
                 changes[name] = getattr(hint, name)
-        return override(base, changes)
+        rules = override(base, changes)
+        if hint.category == "ranked":
+            return rules
+        # A casual match (交流の間) plays the ranked rules, but gives no rank points:
+        # what its result points are counted from, no source or record shows.
+        return replace(
+            rules,
+            results_assumed=True,
+            assumed=(
+                "Mahjong Soul casual match: ranked rules of play; final results assumed "
+                f"to be (score - {rules.settlement_points}) / 1000 + uma "
+                f"{'/'.join(f'{u:+d}' for u in rules.uma)}; a result that differs is not "
+                "judged an error",
+            ),
+        )
     stated = dict(hint.stated_rules)
     notes: list[str] = []
     odd: list[str] = []

@@ -393,3 +393,16 @@ def test_auto_audits_every_record_under_a_mahjong_soul_preset() -> None:
             result_warnings[path.name] = len(results)
     assert names == {"mahjongsoul": 23, "mahjongsoul-sanma": 7}
     assert result_warnings == {name: 2 for name in SANMA_UMA_20}
+
+
+@pytest.mark.parametrize("players", [4, 3])
+def test_a_casual_match_plays_the_ranked_rules_and_leaves_its_results_unjudged(
+    players: int,
+) -> None:
+    """交流の間 (Casual Match, as the converters name it): the ranked rules of play, with
+    one warning that its result points are assumed, never an error built on them."""
+    rules = rules_for(_hint(players, True, "casual", ()))
+    name = "mahjongsoul-sanma" if players == 3 else "mahjongsoul"
+    assert replace(rules, results_assumed=False) == replace(preset(name), hanchan=True)
+    assert rules.results_assumed is True
+    assert len(rules.assumed) == 1 and rules.assumed[0].startswith("Mahjong Soul casual match")
