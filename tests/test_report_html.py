@@ -152,7 +152,7 @@ def test_every_statistic_is_defined_in_the_docs() -> None:
 
 
 # -- Mahjong Soul records: names, ranks and the room ---------------------------------
-MS_GDR = ROOT.parent / "shared" / "corpus" / "mahjongsoul" / "raw-gdr"
+MS_DIR = ROOT.parent / "shared" / "corpus" / "mahjongsoul"
 _PLAYER_ROW = re.compile(
     r"<tr><td><span class=\"dot\"[^>]*></span>(\w+)</td><td>(.*?)</td><td>(.*?)</td>"
 )
@@ -168,7 +168,7 @@ def _player_rows(html: str) -> list[tuple[str, str, str]]:
     ("name", "room", "rows"),
     [
         pytest.param(
-            "mahjongsoul_paifu_230921-0a39a19b-4820-4b40-9fda-dd5481d023e4.txt",
+            "raw-gdr/mahjongsoul_paifu_230921-0a39a19b-4820-4b40-9fda-dd5481d023e4.txt",
             "Mahjong Soul 4p ranked, Jade Room South",
             [
                 ("East", "いちご畑", "Master 3 · 1026 pt"),
@@ -179,17 +179,28 @@ def _player_rows(html: str) -> list[tuple[str, str, str]]:
             id="4p-ranked-jade-south",
         ),
         pytest.param(
-            "sanma_cpu_emoji_mahjongsoul_paifu_231215-4940479a-5f4b-43bb-a2a2-de1402258f39.json",
+            "raw-gdr/sanma_cpu_emoji_mahjongsoul_paifu_231215-4940479a-5f4b-43bb-a2a2-de1402258f39.json",
             "Mahjong Soul 3p game against the AI, South",
             [("East", "電なのです", "Master 1 · 1413 pt"), ("South", "AI", ""), ("West", "AI", "")],
             id="3p-against-the-ai",
+        ),
+        pytest.param(
+            "tenhou-json/LiYounian_9tiles.json",
+            "4p Mahjong Soul Jade Room South (converter JSON, rule.disp &#39;玉の間南喰赤&#39;)",
+            [
+                ("East", "关于你的歌", "雀豪★1 · 1593 pt"),
+                ("South", "黄金蟲", "雀聖★1 · 2027 pt"),
+                ("West", "さに外", "雀豪★1 · 2051 pt"),
+                ("North", "赤木义信", "雀豪★1 · 1994 pt"),
+            ],
+            id="converter-json-jade-south",
         ),
     ],
 )
 def test_mahjong_soul_report_shows_names_ranks_and_room(
     name: str, room: str, rows: list[tuple[str, str, str]]
 ) -> None:
-    path = MS_GDR / name
+    path = MS_DIR / name
     if not path.exists():
         pytest.skip("corpus not available")
     html = render_game_file(str(path))
