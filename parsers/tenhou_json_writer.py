@@ -54,6 +54,14 @@ __all__ = ["json_tile", "write_tenhou_json"]
 
 _YAKU_TEXT = {y: name for name, y in YAKU_NAMES.items() if name not in ("抜きドラ", "国士無双13面")}
 _ROOM_CHARS = {"ippan": "般", "joukyuu": "上", "tokujou": "特", "houou": "鳳"}
+# Mahjong Soul's ranked rooms by their Japanese names, as its converters write them.
+_MS_ROOMS = {
+    "bronze": "銅の間",
+    "silver": "銀の間",
+    "gold": "金の間",
+    "jade": "玉の間",
+    "throne": "王座の間",
+}
 _LIMIT_BASE = {
     Limit.MANGAN: 2000,
     Limit.HANEMAN: 3000,
@@ -94,10 +102,13 @@ def _ceil100(x: float) -> int:
 
 
 def disp_of(hint: RulesHint) -> str:
-    """``rule.disp`` for a rules hint: kept from a JSON source, built for an mjlog one."""
+    """``rule.disp`` for a rules hint: kept from a JSON source, built for an mjlog or a
+    Mahjong Soul record."""
     kept = dict(hint.extras).get("disp")
     if kept is not None:
         return kept
+    if hint.platform == "mahjongsoul":
+        return _mahjongsoul_disp(hint)
     if not hint.source.startswith("tenhou") or hint.hanchan is None:
         return ""  # not a Tenhou room: the parser reads no rules from it
     return (
@@ -107,6 +118,28 @@ def disp_of(hint: RulesHint) -> str:
         + ("喰" if hint.kuitan is not False else "")
         + ("赤" if hint.aka is not False else "")
         + ("速" if hint.fast else "")
+    )
+
+
+def _mahjongsoul_disp(hint: RulesHint) -> str:
+    """A Mahjong Soul room as the converters name it: ``玉の間南喰赤`` (ranked Jade South),
+    ``三金の間東喰赤`` (3-player Gold East). A friendly room, and a game against the AI
+    (played in one), is ``友人戦``, a tournament room ``大会戦``; a game whose room the
+    record does not name writes none (the parser then reads no rules from it)."""
+    if hint.category == "ranked" and hint.room in _MS_ROOMS:
+        room = _MS_ROOMS[hint.room]
+    elif hint.category in ("friendly", "ai"):
+        room = "友人戦"
+    elif hint.category == "tournament":
+        room = "大会戦"
+    else:
+        return ""
+    return (
+        ("三" if hint.players == 3 else "")
+        + room
+        + {True: "南", False: "東", None: ""}[hint.hanchan]
+        + ("喰" if hint.kuitan is not False else "")
+        + ("赤" if hint.aka is not False else "")
     )
 
 

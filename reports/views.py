@@ -304,6 +304,7 @@ def _players(facts: GameFacts) -> tuple[PlayerLine, ...]:
     places = facts.placements()
     first = facts.log.start.first_dealer
     info = facts.log.start.players
+    platform = facts.log.start.rules_hint.platform
     out = []
     for s in range(facts.players):
         out.append(
@@ -315,14 +316,24 @@ def _players(facts: GameFacts) -> tuple[PlayerLine, ...]:
                 final_score=str(facts.final_scores[s]) if facts.final_scores is not None else "?",
                 place=places[s] if places is not None else None,
                 result=_result_text(facts.results[s]) if facts.results is not None else "",
-                rank=_rank_text(info[s]) if s < len(info) else "",
+                rank=_rank_text(info[s], platform) if s < len(info) else "",
             )
         )
     return tuple(out)
 
 
-def _rank_text(info: PlayerInfo) -> str:
-    """The rank and rating as the log records them: ``雀豪3``, ``四段 R1820``."""
+def _rank_text(info: PlayerInfo, platform: str | None = None) -> str:
+    """The rank and rating as the log records them: ``雀豪3``, ``四段 R1820``.
+
+    Mahjong Soul's number is the rank's points, not a rating: ``Master 3 · 1026 pt``,
+    and only beside a rank (an AI seat, which has none, shows nothing; a converter
+    writes 0 for it).
+    """
+    if platform == "mahjongsoul":
+        if not info.dan:
+            return ""
+        points = f" · {info.rate:g} pt" if info.rate is not None else ""
+        return f"{info.dan}{points}"
     parts = [info.dan] if info.dan else []
     if info.rate is not None:
         parts.append(f"R{info.rate:g}")

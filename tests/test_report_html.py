@@ -149,3 +149,62 @@ def test_every_statistic_is_defined_in_the_docs() -> None:
     doc = (ROOT / "docs" / "statistics.md").read_text("utf-8")
     rows = dict(re.findall(r"^\| ([a-z -]+) \| (.+) \|$", doc, re.M))
     assert {k: rows.get(k) for k in DEFINITIONS} == DEFINITIONS
+
+
+# -- Mahjong Soul records: names, ranks and the room ---------------------------------
+MS_DIR = ROOT.parent / "shared" / "corpus" / "mahjongsoul"
+_PLAYER_ROW = re.compile(
+    r"<tr><td><span class=\"dot\"[^>]*></span>(\w+)</td><td>(.*?)</td><td>(.*?)</td>"
+)
+
+
+def _player_rows(html: str) -> list[tuple[str, str, str]]:
+    table = html.split('<table class="players">', 1)[1].split("</table>", 1)[0]
+    return _PLAYER_ROW.findall(table)
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    ("name", "room", "rows"),
+    [
+        pytest.param(
+            "raw-gdr/mahjongsoul_paifu_230921-0a39a19b-4820-4b40-9fda-dd5481d023e4.txt",
+            "Mahjong Soul 4p ranked, Jade Room South",
+            [
+                ("East", "いちご畑", "Master 3 · 1026 pt"),
+                ("South", "ryoーta", "Saint 2 · 3132 pt"),
+                ("West", "timpoにゃ", "Master 2 · 2447 pt"),
+                ("North", "ろく6", "Master 2 · 1220 pt"),
+            ],
+            id="4p-ranked-jade-south",
+        ),
+        pytest.param(
+            "raw-gdr/sanma_cpu_emoji_mahjongsoul_paifu_231215-4940479a-5f4b-43bb-a2a2-de1402258f39.json",
+            "Mahjong Soul 3p game against the AI, South",
+            [("East", "電なのです", "Master 1 · 1413 pt"), ("South", "AI", ""), ("West", "AI", "")],
+            id="3p-against-the-ai",
+        ),
+        pytest.param(
+            "tenhou-json/LiYounian_9tiles.json",
+            "4p Mahjong Soul Jade Room South (converter JSON, rule.disp &#39;玉の間南喰赤&#39;)",
+            [
+                ("East", "关于你的歌", "雀豪★1 · 1593 pt"),
+                ("South", "黄金蟲", "雀聖★1 · 2027 pt"),
+                ("West", "さに外", "雀豪★1 · 2051 pt"),
+                ("North", "赤木义信", "雀豪★1 · 1994 pt"),
+            ],
+            id="converter-json-jade-south",
+        ),
+    ],
+)
+def test_mahjong_soul_report_shows_names_ranks_and_room(
+    name: str, room: str, rows: list[tuple[str, str, str]]
+) -> None:
+    path = MS_DIR / name
+    if not path.exists():
+        pytest.skip("corpus not available")
+    html = render_game_file(str(path))
+    meta = re.search(r'<div class="meta">(.*?)</div>', html)
+    assert meta is not None and meta.group(1).endswith(f" · {room}")
+    # Three seats in a 3-player game: the empty fourth seat is no player.
+    assert _player_rows(html) == rows

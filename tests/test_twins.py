@@ -86,6 +86,10 @@ WIN_CLAIMS = {
         {"hand", "win_tile", "han", "fu", "points", "yaku", "yakuman", "ura_indicators"}
         | {"deltas", "pao_seat"}
     ),
+    "mahjongsoul": frozenset(
+        {"hand", "win_tile", "han", "fu", "points", "limit", "yaku", "yakuman"}
+        | {"ura_indicators", "deltas", "pao_seat"}
+    ),
 }
 _SINGLE = {
     Yaku.SUUANKOU_TANKI: Yaku.SUUANKOU,
