@@ -251,7 +251,7 @@ class _Reader:
         self.melds: list[list[Meld]] = []
         self.scores: list[int] = []
         self.last_discarder: int | None = None
-        self.last_kan: tuple[int, Tile] | None = None  # a kakan or kita that can be robbed
+        self.last_kan: tuple[int, Tile] | None = None  # a kan or kita that can be robbed
         self.red_suits: set[str] = set()
         self.in_round = False
 
@@ -607,7 +607,9 @@ class _Reader:
             red = plain.number == 5 and plain.suit in self.red_suits
             four = (Tile(plain.kind, True), plain, plain, plain) if red else (plain,) * 4
             meld = Meld(MeldKind.ANKAN, tuple(sorted(four)))
-            self.last_kan = None
+            # Only a kokushi may rob it (mahjongsoul preset: kokushi_robs_ankan); a ron
+            # right after it is off the kan's declarer, whatever was discarded before.
+            self.last_kan = (seat, plain)
         elif kind_no == 2:  # kakan: a tile added to the seat's pon
             pon = next(
                 (m for m in self.melds[seat] if m.kind is MeldKind.PON and m.kind34 == tile.kind),

@@ -326,3 +326,61 @@ def test_a_changed_delta_is_one_payment_mismatch_and_its_consequences_name_it() 
         ("payment-mismatch", "E1-0", 2),
     ]
     assert all(f.cause is not None for f in new if f not in own)
+
+
+def test_kokushi_robbing_a_closed_kan_is_read_off_the_kans_declarer() -> None:
+    """Mahjong Soul lets a kokushi rob a closed kan (the ``mahjongsoul`` preset's
+    kokushi_robs_ankan): the ron comes from the seat that declared the kan."""
+    hands = [
+        ["1m", "1m", "1m", "1m", "2m", "3m", "4m", "5p", "6p", "7p", "2s", "3s", "4s", "5s"],
+        ["9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z", "7z"],
+        ["2p", "2p", "3p", "3p", "4p", "4p", "6s", "6s", "7s", "7s", "8s", "8s", "5m"],
+        ["6m", "7m", "8m", "8p", "8p", "8p", "2z", "2z", "3z", "3z", "4z", "4z", "5m"],
+    ]
+    hule = {
+        "seat": 1,
+        "hand": hands[1],
+        "hu_tile": "1m",
+        "yiman": True,
+        "count": 1,
+        "fans": [{"id": 42, "val": 1}],
+        "point_rong": 32000,
+        "dadian": 32000,
+        "title_id": 5,
+        "doras": ["9s"],
+    }
+    records = [
+        (
+            "RecordNewRound",
+            {"scores": [25000] * 4, "doras": ["9s"]}
+            | {f"tiles{s}": h for s, h in enumerate(hands)},
+        ),
+        ("RecordAnGangAddGang", {"seat": 0, "type": 3, "tiles": "1m"}),
+        (
+            "RecordHule",
+            {"hules": [hule], "old_scores": [25000] * 4, "delta_scores": [-32000, 32000, 0, 0]},
+        ),
+    ]
+    doc = {
+        "head": {"uuid": "kokushi-ankan", "config": {"category": 1, "mode": {"mode": 1}}},
+        "data": {
+            "name": ".lq.GameDetailRecords",
+            "data": {
+                "actions": [
+                    {"type": 1, "result": {"name": f".lq.{n}", "data": d}} for n, d in records
+                ]
+            },
+        },
+    }
+    log = load_bytes(json.dumps(doc).encode(), "kokushi.json")
+    win = next(e for e in log.events if isinstance(e, Win))
+    assert (win.seat, win.from_seat) == (1, 0)
+    result = audit_log(log, resolve_rules(log, "mahjongsoul"))
+    hand_codes = {f.code for f in result.findings if f.round == "E1-0"}
+    assert hand_codes.isdisjoint(
+        {"illegal-call", "yaku-mismatch", "points-mismatch", "payment-mismatch"}
+    ), result.findings
+    assert dict(result.checks)["wins_scored"] == 1
+    # Under Tenhou's rules the same ron is not allowed.
+    tenhou = audit_log(log, resolve_rules(log, "tenhou"))
+    assert "illegal-call" in {f.code for f in tenhou.findings}
