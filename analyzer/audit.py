@@ -419,10 +419,15 @@ def _order_not_judged(findings: list[Finding]) -> list[Finding]:
 
 
 def _undated_json(log: GameLog) -> bool:
-    """A Tenhou JSON game whose file says neither when nor in which lobby it was played."""
+    """A Tenhou JSON game whose file says neither when nor in which lobby it was played.
+
+    Only a Tenhou game has a rounding era to guess; a Mahjong Soul game's results
+    formula is its preset's, whatever the date.
+    """
     hint = log.start.rules_hint
     return (
         hint.source == "tenhou-json"
+        and hint.platform is None
         and "lobby" not in dict(hint.extras)
         and game_date(log.start.game_id) is None
     )

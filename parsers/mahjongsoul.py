@@ -662,9 +662,7 @@ class _Reader:
             # The record gives one "before" for all its wins; a later win of a double
             # ron starts from the scores the earlier one left, as in Tenhou's logs.
             if before is not None:
-                before = (
-                    tuple(b + d for b, d in zip(before, share, strict=True)) if share else None
-                )
+                before = tuple(b + d for b, d in zip(before, share, strict=True)) if share else None
         self.in_round = False
 
     def split_deltas(

@@ -346,6 +346,18 @@ class _Writer:
         rule: dict[str, Any] = {"disp": disp_of(hint)}
         red = 0 if hint.aka is False else 1
         rule.update({"aka53": red, "aka52": red, "aka51": red})
+        if hint.platform == "mahjongsoul":
+            # What rule.disp cannot say (the mode, a friendly room's stated rules), so
+            # that the converted game is audited under the same rules as its record.
+            rule["mahjongsoul"] = {
+                "category": hint.category,
+                "room": hint.room,
+                "hanchan": hint.hanchan,
+                "kuitan": hint.kuitan,
+                "description": hint.description,
+                "extras": {k: v for k, v in hint.extras if k not in ("disp", "lobby")},
+                "detail_rule": dict(hint.stated_rules),
+            }
         self.doc["rule"] = rule
         lobby = dict(hint.extras).get("lobby", "")
         if lobby.isdigit():

@@ -4,12 +4,10 @@ Every raw record of the corpus (../shared/corpus/mahjongsoul/raw-gdr and raw-rec
 3- and 4-player, kita, abortive draws, double ron, AI seats, ranked and friendly
 rooms) is written as mjai and as Tenhou JSON and read back. The two parses give
 the same events (``tests.test_twins.differences``) and the audit gives the same
-verdicts: the same finding codes, per hand, as often. The rules are given, not
-read from the file (``--rules auto`` reads a friendly room's stated rules off the
-record, which neither target can hold): ``mahjongsoul`` for 4 players, and for 3
-``mahjongsoul-sanma`` where that preset exists, else Tenhou's sanma rules with
-the final result computed by the ruleset's own formula, as for any game that is
-not from a Tenhou lobby (``tenhou_lobby_results`` off).
+verdicts: the same finding codes, per hand, as often. The rules are given
+(``mahjongsoul`` or ``mahjongsoul-sanma``), since mjai holds no rules; the Tenhou
+JSON keeps the room, its length and its stated rules in ``rule.mahjongsoul``, so
+it also audits like the record under ``--rules auto``, warnings included.
 
 What a target cannot hold is left out of the record before its audit is compared:
 mjai has no result points (``end_game`` has the final scores only).
@@ -25,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.audit import audit_log
+from analyzer.audit import audit_log, resolve_rules
 from mjaudit.events import GameEnd, GameLog, RulesHint
 from mjaudit.rules import PRESETS, Ruleset
 from parsers import load, load_bytes
@@ -36,8 +34,6 @@ from tests.test_twins import CORPUS, differences
 MS_DIR = CORPUS / "mahjongsoul"
 TARGETS = ("mjai", "tenhou-json")
 
-# Verdicts that differ for a reason outside the writers, with the reason; the
-# test fails when one of them stops differing, so that it is dropped from here.
 # Record and conversion that are known to audit differently, with the targets that
 # differ and why. None today: a difference is a defect of the reader or a writer.
 KNOWN: dict[str, set[str]] = {}
@@ -53,10 +49,7 @@ def _raw_files() -> list[Path]:
 
 
 def rules_for_players(players: int) -> Ruleset:
-    if players == 4:
-        return PRESETS["mahjongsoul"]
-    sanma = PRESETS.get("mahjongsoul-sanma")
-    return sanma or replace(PRESETS["tenhou-sanma"], tenhou_lobby_results=False)
+    return PRESETS["mahjongsoul" if players == 4 else "mahjongsoul-sanma"]
 
 
 def verdicts(log: GameLog) -> Counter[tuple[str, str | None]]:
@@ -112,6 +105,20 @@ def test_every_record_converts_and_audits_alike(target: str) -> None:
             )
     assert problems == []
     assert players == {4: 23, 3: 7}
+
+
+@pytest.mark.corpus
+def test_tenhou_json_audits_like_the_record_under_auto() -> None:
+    """``--rules auto``: the same preset, the same stated rules, the same findings
+    with the same messages (a friendly room's assumptions included)."""
+    for path in _raw_files():
+        log, back = _source(path), _converted(path, "tenhou-json")
+        a = audit_log(log, resolve_rules(log, "auto"))
+        b = audit_log(back, resolve_rules(back, "auto"))
+        assert a.rules == b.rules, path.name
+        assert [(f.code, f.round, f.seat, f.message) for f in a.findings] == [
+            (f.code, f.round, f.seat, f.message) for f in b.findings
+        ], path.name
 
 
 @pytest.mark.corpus
