@@ -138,6 +138,10 @@ def _truncate(data: bytes, rng: random.Random, fmt: str) -> bytes:
     return data[: rng.randrange(len(data) + 1)]
 
 
+# The formats whose units are a JSON document's numbers and strings.
+_JSON_DOCS = ("tenhou-json", "mahjongsoul")
+
+
 def _delete_unit(data: bytes, rng: random.Random, fmt: str) -> bytes:
     units = _units(data, fmt)
     if not units:
@@ -151,7 +155,7 @@ def _duplicate_unit(data: bytes, rng: random.Random, fmt: str) -> bytes:
     if not units:
         return data
     a, b = rng.choice(units)
-    sep = b"\n" if fmt == "mjai" else b"," if fmt == "tenhou-json" else b""
+    sep = b"\n" if fmt == "mjai" else b"," if fmt in _JSON_DOCS else b""
     return data[:b] + sep + data[a:b] + data[b:]
 
 
@@ -231,7 +235,7 @@ def _odd_tag(data: bytes, rng: random.Random, fmt: str) -> bytes:
         return data[: m.start(2)] + number.encode() + data[m.end(2) :]
     units = (
         _units(data, fmt)
-        if fmt == "tenhou-json"
+        if fmt in _JSON_DOCS
         else [m.span() for m in re.finditer(rb'"[a-z_]+":\s*("[^"]*"|-?[0-9]+|\[[^\[\]]*\])', data)]
     )
     if not units:
@@ -303,6 +307,8 @@ def mutate(data: bytes, fmt: str, seed: int) -> tuple[str, bytes]:
 # -- sources ---------------------------------------------------------------------
 def format_of(path: Path) -> str:
     """The format of a source log, from where it lives and its suffix."""
+    if path.parent.name in ("raw-gdr", "raw-records"):
+        return "mahjongsoul"
     if path.suffix == ".xml":
         return "tenhou-xml"
     if path.suffix == ".jsonl":
@@ -310,19 +316,31 @@ def format_of(path: Path) -> str:
     return "tenhou-json"
 
 
-# The corpus folders of logs mjaudit reads (Mahjong Soul's own records it does not).
-_CORPUS_FOLDERS = ("tenhou-xml", "tenhou-json", "mahjongsoul/tenhou-json", "mjai")
+# The corpus folders of logs mjaudit reads.
+_CORPUS_FOLDERS = (
+    "tenhou-xml",
+    "tenhou-json",
+    "mahjongsoul/tenhou-json",
+    "mjai",
+    "mahjongsoul/raw-gdr",
+    "mahjongsoul/raw-records",
+)
 
 
 def corpus_sources() -> dict[str, list[Path]]:
     """Source logs by format: the corpus (when present) and the project's samples."""
-    found: dict[str, list[Path]] = {"tenhou-xml": [], "tenhou-json": [], "mjai": []}
+    found: dict[str, list[Path]] = {
+        "tenhou-xml": [],
+        "tenhou-json": [],
+        "mjai": [],
+        "mahjongsoul": [],
+    }
     for path in sorted(SAMPLES.glob("*.xml")):
         found["tenhou-xml"].append(path)
     for folder in _CORPUS_FOLDERS:
         if (CORPUS / folder).is_dir():
             for path in sorted((CORPUS / folder).rglob("*")):
-                if path.is_file() and path.suffix in (".xml", ".json", ".jsonl"):
+                if path.is_file() and path.suffix in (".xml", ".json", ".jsonl", ".txt"):
                     found[format_of(path)].append(path)
     return found
 

@@ -26,7 +26,7 @@ from tests.fuzzing import TARGETED, Outcome, Targeted, cases, corpus_sources, ru
 SEED = 20260416
 IN_PROCESS = 250  # cases per format
 ON_THE_COMMAND_LINE = 3  # mutated files per format, each through four commands
-SUFFIX = {"tenhou-xml": ".xml", "tenhou-json": ".json", "mjai": ".jsonl"}
+SUFFIX = {"tenhou-xml": ".xml", "tenhou-json": ".json", "mjai": ".jsonl", "mahjongsoul": ".json"}
 REGISTERED = ERROR_CODES | WARNING_CODES | INFO_CODES
 
 
