@@ -355,11 +355,11 @@ class _Trace:
         wall = self.wall
         assert wall is not None
         counts = Counter(wall.tiles)
-        what = "the wall"
+        what = "the wall is"
         if not wall.full:
             for hand in self.starting_hands(deal_draw):
                 counts.update(hand)
-            what = "the wall and the starting hands"
+            what = "the wall and the starting hands are"
         kinds: Counter[int] = Counter()
         for tile, n in counts.items():
             kinds[tile.kind] += n
@@ -375,7 +375,7 @@ class _Trace:
         if not off:
             return None
         return self.fail(
-            f"{what} is not a full {self.players}-player tile set: {', '.join(off)}",
+            f"{what} not a full {self.players}-player tile set: {', '.join(off)}",
             self.rnd.first_event,
             None,
             None,
@@ -466,7 +466,7 @@ class _Trace:
                 holds = wall.live_count(self.replaced)
                 if self.live != holds:
                     return self.fail(
-                        f"exhaustive draw at {self.at(index)} after {self.live} live draws, "
+                        f"exhaustive draw at {self.at(index)}: after {self.live} live draws, "
                         f"the wall holds {holds} ({self.replaced} replacement draws)",
                         index,
                         None,
