@@ -29,10 +29,10 @@ divergence is the hand's one ``wall-mismatch``; the next hand is checked afresh.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from analyzer.audit_common import error
 from analyzer.state import GameReplay, RoundReplay
@@ -62,7 +62,6 @@ __all__ = [
 ]
 
 WINDS = ("East", "South", "West", "North")
-_PAIR = re.compile(r"[0-9][mps]|[1-7]z")
 # A kan of any kind or a kita makes that seat's next draw a replacement draw.
 _REPLACED_BY = frozenset({MeldKind.ANKAN, MeldKind.DAIMINKAN, MeldKind.KAKAN, MeldKind.KITA})
 _EXHAUSTIVE = frozenset({DrawReason.EXHAUSTIVE, DrawReason.NAGASHI_MANGAN})
@@ -153,17 +152,49 @@ class WallTextError(ValueError):
     """The record's wall text is not a wall (odd length, a pair that is no tile)."""
 
 
+# The 37 tiles by their mpsz pair: a wall is read by lookup, 136 pairs a hand.
+_BY_PAIR = {f"{n}{suit}": Tile(f"{n}{suit}") for suit in "mps" for n in range(10)} | {
+    f"{n}z": Tile(f"{n}z") for n in range(1, 8)
+}
+
+
+def _pairs(text: str) -> list[str]:
+    return [text[k : k + 2] for k in range(0, len(text), 2)]
+
+
+@cache
+def _standard_set(players: int, reds: int) -> dict[str, int] | None:
+    """The full tile set by mpsz pair: one red five a suit (no manzu 2-8 in sanma).
+
+    None for a red count that is not one a suit (the slow check judges those).
+    """
+    suits = "mps" if players == 4 else "ps"
+    if reds not in (0, len(suits)):
+        return None
+    out: Counter[str] = Counter()
+    for suit in "mps":
+        for n in range(1, 10):
+            if suit == "m" and players == 3 and 2 <= n <= 8:
+                continue
+            out[f"{n}{suit}"] = 4
+        if reds and suit in suits:
+            out[f"5{suit}"] -= 1
+            out[f"0{suit}"] = 1
+    for n in range(1, 8):
+        out[f"{n}z"] = 4
+    return dict(out)
+
+
 def read_wall(text: str) -> tuple[Tile, ...]:
     """The tiles of a ``paishan`` string, in its order."""
     if len(text) % 2:
         raise WallTextError(f"{len(text)} characters, not mpsz pairs")
-    out: list[Tile] = []
-    for k in range(0, len(text), 2):
-        pair = text[k : k + 2]
-        if not _PAIR.fullmatch(pair):
-            raise WallTextError(f"pair {k // 2} {pair!r} is not a tile")
-        out.append(Tile(pair))
-    return tuple(out)
+    pairs = _pairs(text)
+    try:
+        return tuple(map(_BY_PAIR.__getitem__, pairs))
+    except KeyError:
+        bad = next(k for k, pair in enumerate(pairs) if pair not in _BY_PAIR)
+        raise WallTextError(f"pair {bad} {pairs[bad]!r} is not a tile") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,32 +385,35 @@ class _Trace:
         """The wall (with the starting hands, after the deal) is one full tile set."""
         wall = self.wall
         assert wall is not None
-        counts = Counter(wall.tiles)
+        # Counted by mpsz pair: strings hash in C, and the standard set is one compare.
+        counts = Counter(_pairs(self.start.wall_text or ""))
         what = "the wall is"
         if not wall.full:
             for hand in self.starting_hands(deal_draw):
-                counts.update(hand)
+                counts.update(str(t) for t in hand)
             what = "the wall and the starting hands are"
+        if dict(counts) == _standard_set(self.players, self.reds):
+            return None
         kinds: Counter[int] = Counter()
-        for tile, n in counts.items():
-            kinds[tile.kind] += n
+        for pair, n in counts.items():
+            kinds[_BY_PAIR[pair].kind] += n
         sanma = self.players == 3
         off: list[str] = []
         for kind in range(34):
             want = 0 if sanma and 1 <= kind <= 7 else 4
             if kinds[kind] != want:
                 off.append(f"{kinds[kind]} of {Tile(kind)} (not {want})")
-        reds = sum(n for tile, n in counts.items() if tile.red)
+        reds = sum(n for pair, n in counts.items() if pair[0] == "0")
         if reds != self.reds:
             off.append(f"{reds} red fives (the game has {self.reds})")
         if not off:
-            return None
+            return None  # a set with its red fives spread otherwise (dora_count 4)
         return self.fail(
             f"{what} not a full {self.players}-player tile set: {', '.join(off)}",
             self.rnd.first_event,
             None,
             None,
-            to_mpsz(sorted(counts.elements())),
+            to_mpsz(_BY_PAIR[pair] for pair in sorted(counts.elements())),
         )
 
     def check_deal(self, deal_draw: int) -> MsRoundWall | None:
@@ -410,11 +444,15 @@ class _Trace:
         return None
 
     def walk(self, first: int, last: int, deal_draw: int) -> MsRoundWall:
+        """The hand event by event; ``live`` is kept in a local (the loop sees every event)."""
         wall = self.wall
         assert wall is not None
         events: Sequence[Event] = self.log.events
         tiles = wall.tiles
+        first_live = wall.first_live
+        limit = wall.live_count(0)
         pending = [False] * 4
+        live = 0
         for index in range(first + 1, last + 1):
             ev = events[index]
             if isinstance(ev, DrawTile):
@@ -425,30 +463,33 @@ class _Trace:
                     pending[seat] = False
                     found = self.replacement(ev, index)
                     if found is not None:
+                        self.live = live
                         return found
                     continue
-                position = wall.live_position(self.live)
-                if self.live >= wall.live_count(self.replaced):
+                # Each replacement draw shortens the live wall by one.
+                if live >= limit - self.replaced:
+                    self.live = live
                     return self.fail(
-                        f"draw {self.live + 1} by {self.who(seat)} at {self.at(index)}: "
+                        f"draw {live + 1} by {self.who(seat)} at {self.at(index)}: "
                         f"record {ev.tile}, but the live wall ends after "
-                        f"{wall.live_count(self.replaced)} draws "
-                        f"({self.replaced} replacement draws)",
+                        f"{limit - self.replaced} draws ({self.replaced} replacement draws)",
                         index,
                         seat,
                         None,
                         str(ev.tile),
                     )
-                if ev.tile != tiles[position]:
+                want = tiles[first_live + live]
+                if ev.tile is not want and ev.tile != want:
+                    self.live = live
                     return self.fail(
-                        f"draw {self.live + 1} by {self.who(seat)} at {self.at(index)}: "
-                        f"record {ev.tile}, wall {tiles[position]} (paishan[{position}])",
+                        f"draw {live + 1} by {self.who(seat)} at {self.at(index)}: "
+                        f"record {ev.tile}, wall {want} (paishan[{first_live + live}])",
                         index,
                         seat,
-                        str(tiles[position]),
+                        str(want),
                         str(ev.tile),
                     )
-                self.live += 1
+                live += 1
             elif isinstance(ev, Discard):
                 continue
             elif isinstance(ev, DeclareMeld):
@@ -457,22 +498,26 @@ class _Trace:
             elif isinstance(ev, DoraReveal):
                 found = self.reveal(ev, index)
                 if found is not None:
+                    self.live = live
                     return found
             elif isinstance(ev, Win):
                 found = self.win(ev, index)
                 if found is not None:
+                    self.live = live
                     return found
             elif isinstance(ev, RoundDraw) and ev.reason in _EXHAUSTIVE:
-                holds = wall.live_count(self.replaced)
-                if self.live != holds:
+                holds = limit - self.replaced
+                if live != holds:
+                    self.live = live
                     return self.fail(
-                        f"exhaustive draw at {self.at(index)}: after {self.live} live draws, "
+                        f"exhaustive draw at {self.at(index)}: after {live} live draws, "
                         f"the wall holds {holds} ({self.replaced} replacement draws)",
                         index,
                         None,
                         holds,
-                        self.live,
+                        live,
                     )
+        self.live = live
         return self.result()
 
     def replacement(self, ev: DrawTile, index: int) -> MsRoundWall | None:
