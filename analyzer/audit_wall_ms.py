@@ -72,19 +72,21 @@ _SHAPES = {4: (136, 53, 4, 5), 3: (108, 40, 8, 9)}
 _DEAD = 14  # tiles the live wall never reaches before a replacement draw
 
 
-def expected_reds(players: int, stated: Sequence[tuple[str, str]], aka: bool | None) -> int:
-    """How many red fives the game's tile set holds.
+def expected_reds(players: int, stated: Sequence[tuple[str, str]], aka: bool | None) -> int | None:
+    """How many red fives the game's tile set holds; None where the record does not say.
 
     The record's ``detail_rule.dora_count`` where it states one (friendly and
-    tournament rooms), else none for a game without red fives, else Mahjong
-    Soul's standard set: 0m 0p 0s (4-player), 0p 0s (sanma).
+    tournament rooms); else none for a game without red fives; else, for a game
+    with them (every ranked room), Mahjong Soul's standard set: 0m 0p 0s
+    (4-player), 0p 0s (sanma). A room whose rules leave the count out (protobuf
+    drops a 0) is not guessed at: its fives are counted with the plain ones.
     """
     for key, value in stated:
         if key == "dora_count" and value.isdigit():
             return int(value)
-    if aka is False:
-        return 0
-    return 3 if players == 4 else 2
+    if aka is None:
+        return None
+    return (3 if players == 4 else 2) if aka else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +262,7 @@ def _names(tiles: Iterable[Tile]) -> str:
 class _Trace:
     """The walk of one hand: each check in turn, the first divergence ends it."""
 
-    def __init__(self, rnd: RoundReplay, log: GameLog, players: int, reds: int) -> None:
+    def __init__(self, rnd: RoundReplay, log: GameLog, players: int, reds: int | None) -> None:
         self.rnd = rnd
         self.log = log
         self.players = players
@@ -392,7 +394,7 @@ class _Trace:
             for hand in self.starting_hands(deal_draw):
                 counts.update(str(t) for t in hand)
             what = "the wall and the starting hands are"
-        if dict(counts) == _standard_set(self.players, self.reds):
+        if self.reds is not None and dict(counts) == _standard_set(self.players, self.reds):
             return None
         kinds: Counter[int] = Counter()
         for pair, n in counts.items():
@@ -404,10 +406,10 @@ class _Trace:
             if kinds[kind] != want:
                 off.append(f"{kinds[kind]} of {Tile(kind)} (not {want})")
         reds = sum(n for pair, n in counts.items() if pair[0] == "0")
-        if reds != self.reds:
+        if self.reds is not None and reds != self.reds:
             off.append(f"{reds} red fives (the game has {self.reds})")
         if not off:
-            return None  # a set with its red fives spread otherwise (dora_count 4)
+            return None  # red fives spread otherwise (dora_count 4), or not stated
         return self.fail(
             f"{what} not a full {self.players}-player tile set: {', '.join(off)}",
             self.rnd.first_event,

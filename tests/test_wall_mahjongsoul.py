@@ -245,10 +245,11 @@ def test_read_wall_and_red_fives() -> None:
         read_wall("1m8z")
     with pytest.raises(ValueError, match="not mpsz pairs"):
         read_wall("1m2")
-    assert expected_reds(4, (), None) == 3
+    assert expected_reds(4, (), True) == 3  # a ranked room
     assert expected_reds(3, (), True) == 2
     assert expected_reds(4, (("dora_count", "4"),), True) == 4
     assert expected_reds(4, (), False) == 0
+    assert expected_reds(4, (("fandian", "30000"),), None) is None  # not stated: not guessed
 
 
 # -- tampering -------------------------------------------------------------------------
