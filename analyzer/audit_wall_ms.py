@@ -44,6 +44,8 @@ from mjaudit.events import (
     DrawTile,
     Event,
     GameLog,
+    RiichiAccepted,
+    RiichiDeclared,
     RoundDraw,
     RoundStart,
     Win,
@@ -160,6 +162,9 @@ _BY_PAIR = {f"{n}{suit}": Tile(f"{n}{suit}") for suit in "mps" for n in range(10
 }
 
 
+_PAIR_OF = {tile: pair for pair, tile in _BY_PAIR.items()}
+
+
 def _pairs(text: str) -> list[str]:
     return [text[k : k + 2] for k in range(0, len(text), 2)]
 
@@ -189,9 +194,12 @@ def _standard_set(players: int, reds: int) -> dict[str, int] | None:
 
 def read_wall(text: str) -> tuple[Tile, ...]:
     """The tiles of a ``paishan`` string, in its order."""
+    return _read_pairs(text, _pairs(text))
+
+
+def _read_pairs(text: str, pairs: list[str]) -> tuple[Tile, ...]:
     if len(text) % 2:
         raise WallTextError(f"{len(text)} characters, not mpsz pairs")
-    pairs = _pairs(text)
     try:
         return tuple(map(_BY_PAIR.__getitem__, pairs))
     except KeyError:
@@ -272,6 +280,7 @@ class _Trace:
         self.algorithm: str | None = None
         self.stated: str | None = None
         self.computed: str | None = None
+        self.pairs: list[str] = []
         self.live = 0
         self.replaced = 0
         self.revealed = 1
@@ -330,8 +339,9 @@ class _Trace:
                     self.stated,
                     self.computed,
                 )
+        self.pairs = _pairs(text)
         try:
-            tiles = read_wall(text)
+            tiles = _read_pairs(text, self.pairs)
         except WallTextError as exc:
             return self.fail(f"the record's wall cannot be read: {exc}", first)
         whole, dealt, _, _ = _SHAPES[self.players]
@@ -373,7 +383,7 @@ class _Trace:
                 str(want),
                 str(self.start.dora_indicator),
             )
-        return self.walk(first, last, deal_draw)
+        return self.verify(first, last, deal_draw) or self.walk(first, last, deal_draw)
 
     def starting_hands(self, deal_draw: int) -> list[list[Tile]]:
         hands = [list(h) for h in self.start.hands[: self.players]]
@@ -388,11 +398,14 @@ class _Trace:
         wall = self.wall
         assert wall is not None
         # Counted by mpsz pair: strings hash in C, and the standard set is one compare.
-        counts = Counter(_pairs(self.start.wall_text or ""))
+        counts = Counter(self.pairs)
         what = "the wall is"
         if not wall.full:
+            dealt: Counter[Tile] = Counter()
             for hand in self.starting_hands(deal_draw):
-                counts.update(str(t) for t in hand)
+                dealt.update(hand)
+            for tile, n in dealt.items():
+                counts[_PAIR_OF[tile]] += n
             what = "the wall and the starting hands are"
         if self.reds is not None and dict(counts) == _standard_set(self.players, self.reds):
             return None
@@ -430,7 +443,7 @@ class _Trace:
                 # The record gave the dealer 13 tiles: the 14th is the first draw.
                 dealt = dealt[:-1]
             got, want = Counter(hand), Counter(dealt)
-            if got == want:
+            if dict(got) == dict(want):
                 continue
             extra, missing = got - want, want - got
             return self.fail(
@@ -444,6 +457,61 @@ class _Trace:
                 to_mpsz(hand),
             )
         return None
+
+    def verify(self, first: int, last: int, deal_draw: int) -> MsRoundWall | None:
+        """The hand's result if it matches its wall at every point, else None.
+
+        The same checks as :meth:`walk`, in bulk and without words, for a hand with
+        no replacement draw (most 4-player hands): the live draws are compared with
+        the front of the wall in one step, and only the few events that are
+        neither draws nor discards are read. None means "walk it": a divergence, a
+        kan or kita, or an event the bulk check does not know.
+        """
+        wall = self.wall
+        assert wall is not None
+        events = self.log.events
+        revealed = 1
+        exhaustive = False
+        for index in self.rnd.other_events:
+            ev = events[index]
+            # type() is X (not isinstance): a derived class falls to the walk.
+            kind = type(ev)
+            if kind is DeclareMeld:
+                assert isinstance(ev, DeclareMeld)
+                if ev.meld.kind in _REPLACED_BY:
+                    return None
+            elif kind is DoraReveal:
+                assert isinstance(ev, DoraReveal)
+                if revealed > 4 or ev.indicator != wall.tiles[wall.dora_position(revealed)]:
+                    return None
+                revealed += 1
+            elif kind is Win:
+                assert isinstance(ev, Win)
+                claims = ev.claims
+                if (
+                    claims.dora_indicators is not None
+                    and claims.dora_indicators != wall.dora_indicators(revealed)
+                ) or (
+                    claims.ura_indicators is not None
+                    and claims.ura_indicators != wall.ura_indicators(revealed)
+                ):
+                    return None
+            elif kind is RoundDraw:
+                assert isinstance(ev, RoundDraw)
+                exhaustive = exhaustive or ev.reason in _EXHAUSTIVE
+            elif kind is not RiichiDeclared and kind is not RiichiAccepted:
+                return None
+        drawn = [ev.tile for ev in events[first + 1 : last + 1] if type(ev) is DrawTile]
+        if deal_draw >= 0:
+            del drawn[0]  # the dealer's 14th: the hand's first draw (see run)
+        live = len(drawn)
+        start = wall.first_live
+        if live > wall.live_count(0) or (exhaustive and live != wall.live_count(0)):
+            return None
+        if tuple(drawn) != wall.tiles[start : start + live]:
+            return None
+        self.live, self.revealed = live, revealed
+        return self.result()
 
     def walk(self, first: int, last: int, deal_draw: int) -> MsRoundWall:
         """The hand event by event; ``live`` is kept in a local (the loop sees every event)."""

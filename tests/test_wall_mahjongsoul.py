@@ -17,7 +17,14 @@ from typing import Any
 import pytest
 
 from analyzer.audit import FileAudit, audit_log, resolve_rules
-from analyzer.audit_wall_ms import MsWall, expected_reds, ms_round_walls, read_wall
+from analyzer.audit_wall_ms import (
+    MsRoundWall,
+    MsWall,
+    _Trace,
+    expected_reds,
+    ms_round_walls,
+    read_wall,
+)
 from analyzer.replay import replay
 from mjaudit.cli import main
 from mjaudit.events import round_label
@@ -183,6 +190,29 @@ def test_corpus_walls_by_layout_and_what_was_compared() -> None:
         (3, False, "md5"): 15,
     }
     assert (live, replaced, kan_doras) == (7985, 107, 34)
+
+
+@pytest.mark.corpus
+def test_bulk_check_agrees_with_the_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every hand gives the same result whether the bulk check or the walk judges it."""
+    verify = _Trace.verify
+    passed: list[bool] = []
+
+    def spy(self: _Trace, first: int, last: int, deal_draw: int) -> MsRoundWall | None:
+        found = verify(self, first, last, deal_draw)
+        passed.append(found is not None)
+        return found
+
+    for path in _raw_files():
+        log = load(str(path))
+        game = replay(log, resolve_rules(log, "auto"))
+        with monkeypatch.context() as patch:
+            patch.setattr(_Trace, "verify", spy)
+            fast = ms_round_walls(log, game)
+        with monkeypatch.context() as patch:
+            patch.setattr(_Trace, "verify", lambda self, first, last, deal_draw: None)
+            assert ms_round_walls(log, game) == fast
+    assert (len(passed), sum(passed)) == (194, 140)  # 140 hands without a kan or a kita
 
 
 @pytest.mark.corpus
