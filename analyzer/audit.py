@@ -185,7 +185,16 @@ def audit_log(
         checks["wins_scored"] += scored
         checks["deltas_compared"] += compared
         if rnd.draw is not None:
-            found, compared = check_draw(rnd, rnd.draw, rules, log.path, players, settled)
+            found, compared = check_draw(
+                rnd,
+                rnd.draw,
+                rules,
+                log.path,
+                players,
+                settled,
+                # Tenhou JSON shows no hands: its tenpai set is read off the payments.
+                tenpai_by_hands=log.format != "tenhou-json",
+            )
             findings.extend(found)
             _first_by_event(found, causes)
             links.extend(_payments_follow_tenpai(found))
@@ -309,10 +318,14 @@ def _check_end(
         )
 
     result, diffs = judge(state.scores, state.riichi_sticks)
-    if state.alt is not None and any(d.field == "final" for d in diffs):
-        # The chain went on from a wrong score the log showed (its own finding): the
-        # final scores may follow the chain's other reading instead.
-        other, other_diffs = judge(state.alt, state.riichi_sticks)
+    # The chain went on from a wrong score the log showed, or the last hand's
+    # recorded deltas differ from the recomputed ones (each its own finding): the
+    # final scores may follow the chain's other reading, or the recomputed settlement
+    # (a converter's wrong delta with Mahjong Soul's own final scores), instead.
+    for other_scores in (state.alt, state.recomputed):
+        if other_scores is None or not any(d.field == "final" for d in diffs):
+            continue
+        other, other_diffs = judge(other_scores, state.riichi_sticks)
         if not any(d.field == "final" for d in other_diffs):
             result, diffs = other, other_diffs
     if any(d.field == "final" for d in diffs) and claims.final_scores is not None:

@@ -215,9 +215,22 @@ def check_game_end(
     readings = [state.scores[:players]]
     if state.alt is not None:
         readings.append(state.alt[:players])
+    if state.recomputed is not None:
+        readings.append(state.recomputed[:players])
     if claims.final_scores is not None and state.cause is not None:
         readings.append(list(claims.final_scores[:players]))
-    whys = [end.goes_on(cur, state.round_index, scores, state.dealer) for scores in readings]
+    # The hand that would come next: the replay's, and the log's own where its tenpai
+    # claim at a draw says otherwise about the dealer (that claim has its finding; the
+    # game may end by either reading).
+    dealer = last.start.dealer
+    nexts = [state.round_index] + [
+        index for index, _, _ in state.labels if index != state.round_index
+    ]
+    whys = [
+        end.goes_on(cur, nxt, scores, dealer if nxt == cur else (dealer + 1) % players)
+        for nxt in nexts
+        for scores in readings
+    ]
     if None not in whys:
         out.append(
             _mismatch(

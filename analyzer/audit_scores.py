@@ -38,7 +38,9 @@ class ChainState:
     ``alt`` is the chain's own scores where the log broke it and the chain went on
     from the log's; ``cause`` the finding of the last hand's result, if it had one;
     ``labels`` every (round, honba, sticks) the next hand may start with (two where
-    the log's tenpai claim and the replayed hands disagree on the dealer).
+    the log's tenpai claim and the replayed hands disagree on the dealer);
+    ``recomputed`` the scores had the last hand been settled as recomputed, where its
+    recorded deltas differ from that (their own ``payment-mismatch``), else None.
     """
 
     scores: list[int]
@@ -49,6 +51,7 @@ class ChainState:
     alt: list[int] | None = None
     cause: Finding | None = None
     labels: tuple[tuple[int, int, int], ...] = field(default=())
+    recomputed: list[int] | None = None
 
 
 def _points(scores: list[int], players: int) -> JsonValue:
@@ -180,6 +183,7 @@ def check_chain(
             continue
         won = False
         cause: Finding | None = None
+        fix = [0] * 4  # recomputed minus recorded deltas of this hand's results
         for i, ev in results:
             claims = ev.claims
             if claims.scores_before is not None:
@@ -229,6 +233,10 @@ def check_chain(
             if deltas is not None:
                 for s in range(4):
                     tracks.add(s, deltas[s])
+                own = settled.get(i) if settled is not None else None
+                if own is not None:
+                    for s in range(4):
+                        fix[s] += own[s] - deltas[s]
             if isinstance(ev, Win):
                 won = True
                 # Tenhou: the winner nearest the discarder takes all the sticks, so
@@ -250,8 +258,17 @@ def check_chain(
         )
         renchan = stays[0]
         next_dealer = dealer if renchan else (dealer + 1) % players
+        recomputed = [tracks.basis[s] + fix[s] for s in range(4)] if any(fix) else None
         state = ChainState(
-            tracks.basis, sticks, honba, labels[0][0], next_dealer, tracks.alt, cause, labels
+            tracks.basis,
+            sticks,
+            honba,
+            labels[0][0],
+            next_dealer,
+            tracks.alt,
+            cause,
+            labels,
+            recomputed,
         )
     return out, state, compared
 

@@ -40,6 +40,7 @@ from parsers.sources import (
     bunzip2,
     decompress,
     load_bytes,
+    looks_like_record_text,
     read_regular_file,
     read_stream,
     regular_file_problem,
@@ -247,8 +248,27 @@ def _walk(top: Path, seen: set[tuple[int, int]]) -> Iterator[str]:
             is_dir = False
         if is_dir:
             yield from _walk(Path(e.path), seen)
-        elif _has_log_name(e.name) or _is_container_name(e.name):
+        elif _has_log_name(e.name) or _is_container_name(e.name) or _is_record_text(e):
             yield e.path
+
+
+def _is_record_text(entry: os.DirEntry[str]) -> bool:
+    """A ``.txt`` file that holds a Mahjong Soul record, as in-client exporters save it.
+
+    Folders hold other text files (notes, read-me files) that are not logs: a
+    ``.txt`` is listed only when its first bytes show a record's keys. Named on the
+    command line, any file is read.
+    """
+    if not entry.name.lower().endswith(".txt"):
+        return False
+    try:
+        if not entry.is_file():
+            return False
+        with open(entry.path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    return looks_like_record_text(head)
 
 
 def _expand(
@@ -270,7 +290,7 @@ def _expand(
         yield from _tar_members(path, want, max_size)
     elif kind == "sqlite":
         yield from _db_rows(path, selection, want)
-    elif explicit or _has_log_name(path):
+    elif explicit or _has_log_name(path) or path.lower().endswith(".txt"):  # sniffed by _walk
         key = f"{os.path.abspath(path)}:{st.st_size}:{st.st_mtime_ns}"
         loc = Locator("file", path, key=key)
         if want is None or want(loc):

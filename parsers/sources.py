@@ -34,6 +34,7 @@ __all__ = [
     "iter_inputs",
     "load",
     "load_bytes",
+    "looks_like_record_text",
     "read_input",
     "read_regular_file",
     "read_stream",
@@ -257,6 +258,11 @@ def load_bytes(data: bytes, path: str) -> GameLog:
     raise LogFormatError(
         path, "byte 0", "not a mahjong log: expected Tenhou XML, Tenhou JSON or mjai JSON lines"
     )
+
+
+def looks_like_record_text(head: bytes) -> bool:
+    """Whether the first bytes of a file look like a Mahjong Soul record's JSON."""
+    return head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{" and bool(_MAHJONGSOUL_MARK.search(head))
 
 
 def _load_json(data: bytes, path: str) -> GameLog:

@@ -35,6 +35,7 @@ from mjaudit.events import (
 )
 from mjaudit.tiles import Tile
 from parsers.json_text import BadJson, load_json, short
+from parsers.tenhou_json_names import mahjongsoul_hint, mahjongsoul_room
 from parsers.tenhou_json_result import AkaFlags, JsonFail, parse_result, tile_of
 from parsers.tenhou_json_round import (
     Out,
@@ -71,9 +72,14 @@ def rules_hint_from_disp(disp: str, aka: bool | None, players: int) -> RulesHint
 
     The string is built from the GO type bits (§1.3): room 般/上/特/鳳, 東 (tonpuusen)
     or 南 (hanchan), 喰 = kuitan on, 赤 = aka on, 速 = fast, 三 in front for sanma.
-    A string of another shape (Mahjong Soul converters, AI self-play) says nothing
-    about the rules beyond what ``aka`` says.
+    A Mahjong Soul room as its converters write it (``玉の間南喰赤``, ``Jade Room
+    South``, ``友人戦東喰赤``) is read by :func:`parsers.tenhou_json_names.mahjongsoul_hint`.
+    A string of another shape (AI self-play ...) says nothing about the rules beyond
+    what ``aka`` says.
     """
+    soul = mahjongsoul_hint(disp, aka, players)
+    if soul is not None:
+        return soul
     tenhou_like = any(c in disp for c in "東南") and any(c in disp for c in "般上特鳳")
     if aka is None and tenhou_like:
         aka = "赤" in disp
@@ -153,7 +159,8 @@ def _aka_flags(rule: dict[str, Any]) -> tuple[AkaFlags, bool | None]:
 
 def _players(obj: dict[str, Any], rule: dict[str, Any]) -> int:
     disp = str(rule.get("disp", ""))
-    if disp.startswith("三"):
+    room = mahjongsoul_room(disp)
+    if disp.startswith("三") or (room is not None and room.sanma):
         return 3
     log = obj.get("log")
     if (
@@ -345,7 +352,9 @@ class _Game:
             takes.append(self._items(parse_take, inc, aka, f"{label}: takes{s}"))
             outs.append(self._items(parse_out, out, aka, f"{label}: discards{s}"))
         try:
-            wins, reason, draw_claims = parse_result(kyoku[16], players)
+            wins, reason, draw_claims = parse_result(
+                kyoku[16], players, ((round_index // 4) % 4, dealer)
+            )
         except JsonFail as exc:
             raise JsonFail(f"{label}: result: {exc}") from None
         path = self.path

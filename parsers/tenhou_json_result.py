@@ -13,6 +13,14 @@ from mjaudit.events import DrawClaims, DrawReason, Limit, WinClaims
 from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
 from parsers.json_text import short
+from parsers.tenhou_json_names import (
+    KITA_NAMES,
+    MS_DRAW_NAMES,
+    MS_LIMIT_WORDS,
+    MS_YAKU_NAMES,
+    ROUND_WIND_NAMES,
+    SEAT_WIND_NAMES,
+)
 
 __all__ = [
     "DRAW_NAMES",
@@ -120,18 +128,36 @@ YAKU_NAMES: dict[str, Yaku] = {
 _YAKU_RE = re.compile(r"^(.+?)\((?:([0-9]{1,3})飜|(役満|ダブル役満))\)$")
 
 
-def parse_yaku(text: object) -> tuple[Yaku, int | None]:
-    """``"立直(1飜)"`` -> (RIICHI, 1); ``"大三元(役満)"`` -> (DAISANGEN, None)."""
+_WINDS = "東南西北"
+
+
+def parse_yaku(text: object, winds: tuple[int, int] | None = None) -> tuple[Yaku, int | None]:
+    """``"立直(1飜)"`` -> (RIICHI, 1); ``"大三元(役満)"`` -> (DAISANGEN, None).
+
+    Tenhou's names and Mahjong Soul converters' (Japanese or English, see
+    :mod:`parsers.tenhou_json_names`). ``winds`` = (round wind, seat wind), 0..3 for
+    E..N, names the wind of Mahjong Soul's ``役牌:場風牌`` / ``役牌:自風牌``; a kita
+    entry (``抜きドラ``) reads as dora, which is how Tenhou counts it.
+    """
     if not isinstance(text, str):
         raise JsonFail(f"yaku {short(text)} is not a string")
     m = _YAKU_RE.match(text.strip())
     if m is None:
         raise JsonFail(f"yaku {short(text)} is not '<name>(<n>飜)' or '<name>(役満)'")
     name = m.group(1).strip()
-    yaku = YAKU_NAMES.get(name)
+    han = int(m.group(2)) if m.group(2) is not None else None
+    # (Not ``or``: MENZEN_TSUMO is 0, a false value.)
+    yaku = YAKU_NAMES.get(name, MS_YAKU_NAMES.get(name))
+    if yaku is None and name in KITA_NAMES:
+        yaku = Yaku.DORA
+    if yaku is None and winds is not None:
+        if name in ROUND_WIND_NAMES:
+            yaku = YAKU_NAMES[f"場風 {_WINDS[winds[0]]}"]
+        elif name in SEAT_WIND_NAMES:
+            yaku = YAKU_NAMES[f"自風 {_WINDS[winds[1]]}"]
     if yaku is None:
         raise JsonFail(f"unknown yaku name {short(name)} in {short(text)}")
-    return yaku, int(m.group(2)) if m.group(2) is not None else None
+    return yaku, han
 
 
 # -- score strings --------------------------------------------------------------------
@@ -151,9 +177,14 @@ LIMIT_NAMES = {
     Limit.YAKUMAN: "役満",
 }
 """Limit -> the text the writer puts in a score string."""
+_LIMITS.update(MS_LIMIT_WORDS)
+# Fu and han as Tenhou writes them (符, 飜) or as English converters do (Fu, Han);
+# the limit words of both, longest first so 三倍満 is not read as its tail.
+_LIMIT_RE = "|".join(re.escape(w) for w in sorted(_LIMITS, key=len, reverse=True))
 _SCORE_RE = re.compile(
-    r"^(?:(?P<fu>[0-9]{1,4})符(?P<han>[0-9]{1,4})飜|(?P<limit>満貫|跳満|倍満|三倍満|数え役満|役満))"
-    r"(?P<a>[0-9]{1,9})(?:-(?P<b>[0-9]{1,9}))?点(?P<all>∀)?$"
+    r"^(?:(?P<fu>[0-9]{1,4})(?:符|Fu) ?(?P<han>[0-9]{1,4})(?:飜|Han) ?"
+    rf"|(?P<limit>{_LIMIT_RE}) ?)"
+    r"(?P<a>[0-9]{1,9})(?:-(?P<b>[0-9]{1,9}))?(?:点|Points)(?P<all>∀)?$"
 )
 
 
@@ -209,6 +240,7 @@ _DRAWS = {
     "三家和了": DrawReason.SANCHAHOU,
     "四槓散了": DrawReason.SUUKAIKAN,
     "四風連打": DrawReason.SUUFON_RENDA,
+    **MS_DRAW_NAMES,
 }
 
 
@@ -246,7 +278,9 @@ def _seat(raw: object, what: str, players: int) -> int:
     return raw
 
 
-def _win(deltas: tuple[int, ...], info: object, players: int, k: int) -> WinEntry:
+def _win(
+    deltas: tuple[int, ...], info: object, players: int, k: int, winds: tuple[int, int] | None
+) -> WinEntry:
     if not isinstance(info, list) or len(info) < 4:
         raise JsonFail(f"win #{k} info must be [who, fromWho, paoWho, score, yaku...]")
     who = _seat(info[0], f"win #{k} who", players)
@@ -255,12 +289,18 @@ def _win(deltas: tuple[int, ...], info: object, players: int, k: int) -> WinEntr
     score = parse_score(info[3], who == from_who, players)
     yaku: list[tuple[Yaku, int]] = []
     yakuman: list[Yaku] = []
+    seat_winds = None if winds is None else (winds[0], (who - winds[1]) % players)
     for text in info[4:]:
-        y, han = parse_yaku(text)
+        y, han = parse_yaku(text, seat_winds)
         if han is None:
             yakuman.append(y)
         else:
             yaku.append((y, han))
+    dora = [h for y, h in yaku if y is Yaku.DORA]
+    if len(dora) > 1:
+        # Mahjong Soul lists kita (抜きドラ) apart from dora; Tenhou's logs fold it into
+        # one dora entry (tenhou-format.md §1.10), and so does the recomputation.
+        yaku = [(y, h) for y, h in yaku if y is not Yaku.DORA] + [(Yaku.DORA, sum(dora))]
     if not yaku and not yakuman:
         raise JsonFail(f"win #{k} lists no yaku")
     riichi = any(y in (Yaku.RIICHI, Yaku.DOUBLE_RIICHI) for y, _ in yaku)
@@ -282,7 +322,7 @@ def _win(deltas: tuple[int, ...], info: object, players: int, k: int) -> WinEntr
 
 
 def parse_result(
-    result: object, players: int
+    result: object, players: int, winds: tuple[int, int] | None = None
 ) -> tuple[list[WinEntry], DrawReason | None, DrawClaims | None]:
     """Entry 16 of a kyoku -> the winners, or the draw reason with its claims.
 
@@ -294,6 +334,8 @@ def parse_result(
     For an exhaustive draw the tenpai seats are read off the deltas (a tenpai
     seat receives, a noten seat pays; 全員聴牌 / 全員不聴 say it outright);
     for nagashi mangan the JSON does not say who was tenpai (``None``).
+    ``winds`` = (round wind 0..3, dealer seat) names the winds of Mahjong Soul's
+    wind yaku (``役牌:場風牌``), which leave them out.
     """
     if not isinstance(result, list) or not result or not isinstance(result[0], str):
         raise JsonFail(f"result must be a list starting with its kind, got {short(result)}"[:200])
@@ -303,7 +345,11 @@ def parse_result(
             raise JsonFail("和了 result must be followed by (deltas, info) pairs")
         wins = [
             _win(
-                _deltas(result[i], f"win #{i // 2 + 1} deltas"), result[i + 1], players, i // 2 + 1
+                _deltas(result[i], f"win #{i // 2 + 1} deltas"),
+                result[i + 1],
+                players,
+                i // 2 + 1,
+                winds,
             )
             for i in range(1, len(result), 2)
         ]
@@ -321,6 +367,6 @@ def parse_result(
         tenpai = tuple(range(players))
     elif kind == "全員不聴":
         tenpai = ()
-    elif kind == "流局":
+    elif reason is DrawReason.EXHAUSTIVE:  # 流局 and its English names
         tenpai = tuple(s for s in range(players) if deltas[s] > 0)
     return [], reason, DrawClaims(tenpai=tenpai, deltas=deltas)

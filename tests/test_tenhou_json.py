@@ -292,7 +292,7 @@ def test_parse_yaku() -> None:
     assert parse_yaku("大三元(役満)") == (Yaku.DAISANGEN, None)
     assert parse_yaku("場風 東(1飜)") == (Yaku.ROUND_WIND_EAST, 1)
     with pytest.raises(JsonFail, match="unknown yaku"):
-        parse_yaku("Riichi(1飜)")
+        parse_yaku("Richii(1飜)")
 
 
 def _broken(edit: str) -> bytes:
@@ -302,7 +302,7 @@ def _broken(edit: str) -> bytes:
     elif edit == "tile":
         k[5][0] = 99
     elif edit == "yaku":
-        k[16][2][4] = "Riichi(1飜)"
+        k[16][2][4] = "Richii(1飜)"
     elif edit == "order":
         k[11][0] = "4141p41"  # a pon from seat 3, who never discarded a 1z
     elif edit == "tsumo":
@@ -315,7 +315,7 @@ def _broken(edit: str) -> bytes:
     [
         pytest.param("short", "list of 17 entries", id="short-kyoku"),
         pytest.param("tile", "takes0[0]: 99 is not a tile", id="bad-tile"),
-        pytest.param("yaku", "unknown yaku name 'Riichi'", id="unknown-yaku"),
+        pytest.param("yaku", "unknown yaku name 'Richii'", id="unknown-yaku"),
         pytest.param("order", "E1-0: ", id="unorderable"),
         pytest.param("tsumo", "wins by tsumo, but the last action", id="tsumo-after-discard"),
     ],

@@ -1,0 +1,328 @@
+"""Mahjong Soul's own records: both layouts, protobuf defaults, and tampered copies.
+
+The corpus files (../shared/corpus/mahjongsoul, SOURCES.md) are read as they are, then
+edited in memory: each edit must add exactly the finding it deserves to what the
+untouched record gives.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from analyzer.audit import FileAudit, audit_log, resolve_rules
+from mjaudit.cli import main
+from mjaudit.errors import LogFormatError
+from mjaudit.events import (
+    DeclareMeld,
+    Discard,
+    DoraReveal,
+    DrawReason,
+    DrawTile,
+    GameLog,
+    RoundDraw,
+    RoundStart,
+    Win,
+)
+from mjaudit.melds import MeldKind
+from parsers.mahjongsoul import parse_mahjongsoul
+from parsers.sources import load_bytes
+from tests.conftest import CORPUS
+
+MS = CORPUS / "mahjongsoul"
+GDR_4P = "raw-gdr/mahjongsoul_paifu_230921-0a39a19b-4820-4b40-9fda-dd5481d023e4.txt"
+GDR_3P = (
+    "raw-gdr/sanma_cpu_emoji_mahjongsoul_paifu_231215-4940479a-5f4b-43bb-a2a2-de1402258f39.json"
+)
+REC_4P = "raw-records/220420-4b5f75bc-d0eb-469a-b34c-bb082c014444.json"  # a double ron
+REC_3P = "raw-records/220507-5375d110-e849-4f69-aa6d-838f813a81da.json"  # kita, abortive draws
+
+
+def _path(name: str) -> Path:
+    path = MS / name
+    if not path.exists():
+        pytest.skip(f"corpus not available: {path} (CI has ../shared beside the repo)")
+    return path
+
+
+def _raw_files() -> list[Path]:
+    if not MS.is_dir():
+        pytest.skip(f"corpus not available: {MS}")
+    return sorted((MS / "raw-gdr").iterdir()) + sorted((MS / "raw-records").iterdir())
+
+
+def _doc(name: str) -> Any:
+    return json.loads(_path(name).read_text(encoding="utf-8"))
+
+
+def _records(doc: Any) -> list[tuple[str, dict[str, Any]]]:
+    """(name, data) of every record, whichever layout, for editing in place."""
+    if "records" in doc:
+        return [(r["name"], r["data"]) for r in doc["records"]]
+    return [
+        (a["result"]["name"].removeprefix(".lq."), a["result"]["data"])
+        for a in doc["data"]["data"]["actions"]
+        if a.get("type") == 1
+    ]
+
+
+def _audit(doc: Any, name: str = "tampered.json") -> FileAudit:
+    log = load_bytes(json.dumps(doc, ensure_ascii=False).encode(), name)
+    return audit_log(log, resolve_rules(log, "auto"))
+
+
+def _errors(result: FileAudit) -> Counter[tuple[str, str | None]]:
+    return Counter((f.code, f.round) for f in result.findings if f.severity.value == "error")
+
+
+def _added(name: str, edit: Any) -> Counter[tuple[str, str | None]]:
+    """The error findings an edit adds to what the untouched record gives."""
+    doc = _doc(name)
+    before = _errors(_audit(doc))
+    changed = copy.deepcopy(doc)
+    edit(_records(changed))
+    return _errors(_audit(changed)) - before
+
+
+# -- reading --------------------------------------------------------------------------
+
+
+def test_every_raw_record_is_read_with_its_rounds() -> None:
+    """Each of the 30 raw records parses; rounds, wins and draws as the records hold them."""
+    totals: Counter[str] = Counter()
+    for path in _raw_files():
+        log = load_bytes(path.read_bytes(), str(path))
+        assert log.format == "mahjongsoul"
+        hint = log.start.rules_hint
+        assert hint.platform == "mahjongsoul" and hint.source == "mahjongsoul"
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        names = Counter(n for n, _ in _records(doc))
+        events = Counter(type(e).__name__ for e in log.events)
+        assert events["RoundStart"] == names["RecordNewRound"]
+        assert events["RoundDraw"] == names["RecordNoTile"] + names["RecordLiuJu"]
+        wins = sum(len(d["hules"]) for n, d in _records(doc) if n == "RecordHule")
+        assert events["Win"] == wins
+        kita = sum(
+            1 for e in log.events if isinstance(e, DeclareMeld) and e.meld.kind is MeldKind.KITA
+        )
+        assert kita == names["RecordBaBei"]
+        totals["games"] += 1
+        totals["rounds"] += events["RoundStart"]
+        totals["wins"] += wins
+        totals[f"{hint.players}p"] += 1
+    assert totals == Counter(games=30, rounds=194, wins=179, **{"4p": 23, "3p": 7})
+
+
+def test_gdr_head_gives_players_ranks_and_room() -> None:
+    log = load_bytes(_path(GDR_4P).read_bytes(), GDR_4P)
+    start = log.start
+    assert [p.name for p in start.players] == ["いちご畑", "ryoーta", "timpoにゃ", "ろく6"]
+    assert [p.dan for p in start.players] == ["Master 3", "Saint 2", "Master 2", "Master 2"]
+    assert start.players[0].rate == 1026.0
+    hint = start.rules_hint
+    assert (hint.category, hint.room, hint.hanchan, hint.players) == ("ranked", "jade", True, 4)
+    assert "Jade Room South" in hint.description
+    assert start.game_id == "230921-0a39a19b-4820-4b40-9fda-dd5481d023e4"
+
+
+def test_game_against_the_ai_and_three_players_pad_to_four_seats() -> None:
+    log = load_bytes(_path(GDR_3P).read_bytes(), GDR_3P)
+    start = log.start
+    assert start.rules_hint.category == "ai"
+    assert [p.name for p in start.players] == ["電なのです", "AI", "AI", ""]
+    assert ("init_point", "35000") in start.rules_hint.stated_rules
+    first = next(e for e in log.events if isinstance(e, RoundStart))
+    assert len(first.scores) == 4 and first.scores[3] == 0 and first.hands[3] == ()
+    assert first.wall_hash is not None and first.wall_hash[0] == "sha256"
+    assert first.wall_text is not None and len(first.wall_text) == 2 * 108
+
+
+def test_camel_case_records_and_snake_case_actions_give_the_same_events() -> None:
+    """The older {meta, records} layout in camelCase reads like the GDR one."""
+    doc = _doc(GDR_4P)
+
+    def camel(value: Any) -> Any:
+        if isinstance(value, dict):
+            out = {}
+            for k, v in value.items():
+                head, *rest = k.split("_")
+                out[head + "".join(p.title() for p in rest)] = camel(v)
+            return out
+        if isinstance(value, list):
+            return [camel(v) for v in value]
+        return value
+
+    older = {
+        "meta": camel(doc["head"]),
+        "records": [{"name": n, "data": camel(d)} for n, d in _records(doc)],
+    }
+    a = load_bytes(json.dumps(doc).encode(), "a.json")
+    b = load_bytes(json.dumps(older).encode(), "b.json")
+    assert _plain(a) == _plain(b)
+
+
+def test_protobuf_defaults_may_be_left_out() -> None:
+    """A field at its default (0, false, empty; seat 0) may be missing: same events."""
+    doc = _doc(GDR_4P)
+
+    def elide(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: elide(v) for k, v in value.items() if v not in (0, False, [], "")}
+        if isinstance(value, list):
+            return [elide(v) for v in value]
+        return value
+
+    thin = copy.deepcopy(doc)
+    for action in thin["data"]["data"]["actions"]:
+        if action.get("type") == 1:
+            action["result"]["data"] = elide(action["result"]["data"])
+    assert _plain(load_bytes(json.dumps(doc).encode(), "a")) == _plain(
+        load_bytes(json.dumps(thin).encode(), "a")
+    )
+
+
+def _plain(log: GameLog) -> list[object]:
+    """The events without their positions, for comparing two layouts."""
+    out: list[object] = []
+    for e in log.events:
+        if isinstance(e, DrawTile):
+            out.append(("draw", e.seat, e.tile))
+        elif isinstance(e, Discard):
+            out.append(("discard", e.seat, e.tile, e.tsumogiri))
+        else:
+            fields = {k: getattr(e, k) for k in e.__dataclass_fields__ if k != "pos"}
+            out.append((type(e).__name__, fields))
+    return out
+
+
+def test_kan_indicators_are_turned_where_the_engine_expects_them() -> None:
+    """An ankan's indicator before the replacement draw; an open kan's with the discard."""
+    log = load_bytes(_path(REC_3P).read_bytes(), REC_3P)
+    reveals = [k for k, e in enumerate(log.events) if isinstance(e, DoraReveal)]
+    assert reveals, "the record has kans"
+    result = audit_log(log, resolve_rules(log, "auto"))
+    assert not [f for f in result.findings if f.code == "dora-timing"]
+    assert dict(result.checks)["dora_indicators_checked"] > 0
+
+
+def test_double_ron_splits_the_records_one_delta() -> None:
+    log = load_bytes(_path(REC_4P).read_bytes(), REC_4P)
+    rounds = [[]]  # type: list[list[Win]]
+    for e in log.events:
+        if isinstance(e, RoundStart):
+            rounds.append([])
+        elif isinstance(e, Win):
+            rounds[-1].append(e)
+    double = next(r for r in rounds if len(r) == 2)
+    assert [w.claims.deltas for w in double] == [(0, 4900, 0, -3900), (0, 0, 2000, -2000)]
+    result = audit_log(log, resolve_rules(log, "auto"))
+    assert not [f for f in result.findings if f.code == "payment-mismatch"]
+
+
+def test_exhaustive_draws_claim_tenpai_and_payments() -> None:
+    path = "raw-records/220419-c7d0fa72-9b5b-4669-8653-82bdc19d3f53.json"
+    log = load_bytes(_path(path).read_bytes(), path)
+    draws = [
+        e for e in log.events if isinstance(e, RoundDraw) and e.reason is DrawReason.EXHAUSTIVE
+    ]
+    assert draws and all(d.claims.tenpai is not None for d in draws)
+    assert all(d.claims.deltas is not None and sum(d.claims.deltas) == 0 for d in draws)
+
+
+# -- bad input --------------------------------------------------------------------------
+
+
+def test_a_bad_tile_names_the_file_and_the_record() -> None:
+    doc = _doc(GDR_4P)
+    actions = doc["data"]["data"]["actions"]
+    k = next(
+        k
+        for k, a in enumerate(actions)
+        if a.get("type") == 1 and a["result"]["name"] == ".lq.RecordDiscardTile"
+    )
+    actions[k]["result"]["data"]["tile"] = "8z"
+    with pytest.raises(LogFormatError) as err:
+        parse_mahjongsoul(json.dumps(doc).encode(), "bad.json")
+    assert err.value.path == "bad.json"
+    assert err.value.position == f"action {k} <RecordDiscardTile>"
+    assert "'8z' is not a tile" in err.value.message
+
+
+def test_an_undecoded_record_is_refused_with_its_position() -> None:
+    doc = _doc(GDR_4P)
+    actions = doc["data"]["data"]["actions"]
+    k = next(k for k, a in enumerate(actions) if a.get("type") == 1)
+    actions[k]["result"]["data"] = "CAEQAhgD"
+    with pytest.raises(LogFormatError) as err:
+        parse_mahjongsoul(json.dumps(doc).encode(), "raw.json")
+    assert f"action {k}" in err.value.message and "decode the protobuf" in err.value.message
+
+
+def test_cli_reads_a_folder_of_records_with_a_bad_one_beside_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A .txt export is found by its content; a broken record is exit 2, the rest audited."""
+    good = _path(GDR_4P)
+    (tmp_path / good.name).write_bytes(good.read_bytes())
+    (tmp_path / "notes.txt").write_text("not a log, just notes\n", encoding="utf-8")
+    doc = _doc(GDR_4P)
+    actions = doc["data"]["data"]["actions"]
+    k = next(k for k, a in enumerate(actions) if a.get("type") == 1)
+    actions[k]["result"]["data"]["tiles0"] = ["1m"] * 3
+    (tmp_path / "broken.txt").write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["audit", "--format", "json", str(tmp_path)]) == 2
+    report = json.loads(capsys.readouterr().out)
+    files = {Path(f["path"]).name: f for f in report["files"]}
+    assert set(files) == {good.name, "broken.txt"}
+    assert "tiles0 holds 3 tiles" in files["broken.txt"]["error"]
+    assert f"action {k} <RecordNewRound>" in files["broken.txt"]["error"]
+    assert files[good.name]["rounds"] == 5
+
+
+# -- tampering --------------------------------------------------------------------------
+
+
+def _hule(records: list[tuple[str, dict[str, Any]]], n: int = 0) -> dict[str, Any]:
+    return [d for name, d in records if name == "RecordHule"][n]
+
+
+def test_a_changed_fu_is_one_fu_mismatch() -> None:
+    def edit(records: list[tuple[str, dict[str, Any]]]) -> None:
+        h = _hule(records)["hules"][0]
+        h["fu"] = h["fu"] + 10
+
+    assert _added(GDR_4P, edit) == Counter({("fu-mismatch", "E1-0"): 1})
+
+
+def test_a_changed_yaku_is_one_yaku_mismatch() -> None:
+    def edit(records: list[tuple[str, dict[str, Any]]]) -> None:
+        fans = _hule(records)["hules"][0]["fans"]
+        chiitoi = next(f for f in fans if f["id"] == 25)
+        chiitoi["id"] = 12  # tanyao, same han: the total stays right
+
+    assert _added(GDR_4P, edit) == Counter({("yaku-mismatch", "E1-0"): 1})
+
+
+def test_a_changed_delta_is_one_payment_mismatch_and_its_consequences_name_it() -> None:
+    def edit(records: list[tuple[str, dict[str, Any]]]) -> None:
+        rec = _hule(records)
+        rec["delta_scores"][1] -= 100
+        rec["delta_scores"][2] += 100
+
+    doc = _doc(GDR_4P)
+    changed = copy.deepcopy(doc)
+    edit(_records(changed))
+    result = _audit(changed)
+    clean = _audit(doc)
+    new = [f for f in result.findings if f not in clean.findings and f.severity.value == "error"]
+    own = [f for f in new if f.cause is None]
+    assert [(f.code, f.round, f.seat) for f in own] == [
+        ("payment-mismatch", "E1-0", 1),
+        ("payment-mismatch", "E1-0", 2),
+    ]
+    assert all(f.cause is not None for f in new if f not in own)
