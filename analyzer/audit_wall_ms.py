@@ -321,6 +321,25 @@ class _Trace:
     def run(self) -> MsRoundWall:
         text = self.start.wall_text or ""
         first = self.rnd.first_event
+        # The wall is read before the hash is judged, so that ``replay --wall`` can
+        # show a wall whose hash does not match; the hash finding comes first.
+        self.pairs = _pairs(text)
+        unusable: tuple[str, JsonValue, JsonValue] | None = None
+        whole, dealt, _, _ = _SHAPES[self.players]
+        try:
+            tiles = _read_pairs(text, self.pairs)
+        except WallTextError as exc:
+            unusable = (f"the record's wall cannot be read: {exc}", None, None)
+        else:
+            if len(tiles) in (whole, whole - dealt):
+                self.wall = MsWall(tiles, self.players, self.start.dealer, len(tiles) == whole)
+            else:
+                unusable = (
+                    f"the wall has {len(tiles)} tiles; a {self.players}-player wall has "
+                    f"{whole}, or {whole - dealt} after the deal",
+                    whole,
+                    len(tiles),
+                )
         if self.start.wall_hash is not None:
             self.algorithm, self.stated = self.start.wall_hash
             self.computed = _hash(self.algorithm, text)
@@ -339,22 +358,9 @@ class _Trace:
                     self.stated,
                     self.computed,
                 )
-        self.pairs = _pairs(text)
-        try:
-            tiles = _read_pairs(text, self.pairs)
-        except WallTextError as exc:
-            return self.fail(f"the record's wall cannot be read: {exc}", first)
-        whole, dealt, _, _ = _SHAPES[self.players]
-        if len(tiles) not in (whole, whole - dealt):
-            return self.fail(
-                f"the wall has {len(tiles)} tiles; a {self.players}-player wall has "
-                f"{whole}, or {whole - dealt} after the deal",
-                first,
-                None,
-                whole,
-                len(tiles),
-            )
-        self.wall = MsWall(tiles, self.players, self.start.dealer, len(tiles) == whole)
+        if unusable is not None or self.wall is None:
+            message, expected, actual = unusable or ("the record's wall is empty", None, None)
+            return self.fail(message, first, None, expected, actual)
         events = self.log.events
         last = min(self.rnd.last_event, len(events) - 1)
         # The dealer's 14th tile: a draw of the dealer's before anything else the

@@ -467,6 +467,29 @@ def test_wall_that_is_not_a_tile_set(
     assert message in found.message
 
 
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        pytest.param(
+            lambda text: text[:20] + "8z" + text[22:],
+            "E1-0: the record's wall cannot be read: pair 10 '8z' is not a tile",
+            id="not-a-tile",
+        ),
+        pytest.param(
+            lambda text: text[:-2],
+            "E1-0: the wall has 82 tiles; a 4-player wall has 136, or 83 after the deal",
+            id="short",
+        ),
+    ],
+)
+def test_wall_that_is_not_a_wall(edit: Any, message: str, tmp_path: Path) -> None:
+    doc = _doc(REC_4P)
+    data = _new_round(doc, 0)
+    data["paishan"] = edit(data["paishan"])
+    _rehash(data)
+    assert _one_wall_finding(REC_4P, doc, tmp_path).message == message
+
+
 def test_red_five_made_plain(tmp_path: Path) -> None:
     doc = _doc(REC_4P)
     data = _new_round(doc, 0)
@@ -551,3 +574,6 @@ def test_replay_wall_shows_the_hash_mismatch(tmp_path: Path) -> None:
     text = render_round_wall(log, resolve_rules(log, "auto"), 0)
     assert "hash: MISMATCH: committed md5 bf137eea0a282c7b2f4d6443e6b387be" in text
     assert "MISMATCH: E1-0: the wall does not match the md5" in text
+    # The wall is still shown, as the record gives it.
+    assert "live wall: 69 draws, paishan[0] to paishan[68]" in text
+    assert "   1-10  paishan[  0]  4z 6s " in text
