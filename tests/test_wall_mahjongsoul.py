@@ -346,16 +346,61 @@ def test_changed_paishan_without_its_hash(name: str, tmp_path: Path) -> None:
     assert stated in found.message and computed in found.message
 
 
-def test_edited_dora_indicator_at_the_start(tmp_path: Path) -> None:
-    doc = _doc(REC_4P_DRAWN)
-    data = _new_round(doc, 5)  # an exhaustive draw: no win counts the indicator
-    assert data["doras"] == ["3m"]
-    data["doras"] = ["8m"]
-    found = _one_wall_finding(REC_4P_DRAWN, doc, tmp_path)
-    assert found.message == (
-        "E4-1: dora indicator at record 289 <RecordNewRound>: record 8m, wall 3m (paishan[78])"
-    )
-    assert (found.expected, found.actual) == ("3m", "8m")
+@pytest.mark.parametrize(
+    ("name", "hand", "new", "message"),
+    [
+        pytest.param(
+            GDR_4P,
+            0,
+            "4p",
+            "E1-0: dora indicator at action 9 <RecordNewRound>: record 4p, wall 3s (paishan[131])",
+            id="4p-whole",
+        ),
+        pytest.param(
+            REC_4P,
+            0,
+            "4m",
+            "E1-0: dora indicator at record 0 <RecordNewRound>: record 4m, wall 2z (paishan[78])",
+            id="4p-after-deal",
+        ),
+        pytest.param(
+            REC_4P_DRAWN,
+            5,
+            "8m",
+            "E4-1: dora indicator at record 289 <RecordNewRound>: record 8m, wall 3m (paishan[78])",
+            id="4p-after-deal-exhaustive-draw",
+        ),
+        pytest.param(
+            GDR_3P,
+            0,
+            "1m",
+            "E1-0: dora indicator at action 3 <RecordNewRound>: record 1m, wall 7z (paishan[99])",
+            id="3p-whole",
+        ),
+        pytest.param(
+            REC_3P,
+            0,
+            "6p",
+            "E1-0: dora indicator at record 0 <RecordNewRound>: record 6p, wall 8s (paishan[59])",
+            id="3p-after-deal",
+        ),
+    ],
+)
+def test_edited_dora_indicator_at_the_start(
+    name: str, hand: int, new: str, message: str, tmp_path: Path
+) -> None:
+    """The first indicator changed wherever the record shows it (an indicator whose
+    dora no hand holds, so that the wall check alone can catch it)."""
+    doc = _doc(name)
+    old = _new_round(doc, hand)["doras"][0]
+    for _, data in _hand(doc, hand):
+        for shown in [data, *data.get("hules", [])]:
+            if shown.get("doras"):
+                assert shown["doras"][0] == old
+                shown["doras"] = [new, *shown["doras"][1:]]
+    found = _one_wall_finding(name, doc, tmp_path)
+    assert found.message == message
+    assert (found.expected, found.actual) == (old, new)
 
 
 @pytest.mark.parametrize(
