@@ -160,8 +160,6 @@ class WallTextError(ValueError):
 _BY_PAIR = {f"{n}{suit}": Tile(f"{n}{suit}") for suit in "mps" for n in range(10)} | {
     f"{n}z": Tile(f"{n}z") for n in range(1, 8)
 }
-
-
 _PAIR_OF = {tile: pair for pair, tile in _BY_PAIR.items()}
 
 
@@ -268,7 +266,13 @@ def _names(tiles: Iterable[Tile]) -> str:
 
 
 class _Trace:
-    """The walk of one hand: each check in turn, the first divergence ends it."""
+    """The check of one hand: each step in turn; the first divergence ends it.
+
+    The steps before the hand's events (hash, wall text, tile set, deal, first
+    indicator) run in :meth:`run`; the events are checked in bulk by :meth:`verify`
+    and, where it does not pass the hand, walked by :meth:`walk`, which words the
+    finding.
+    """
 
     def __init__(self, rnd: RoundReplay, log: GameLog, players: int, reds: int | None) -> None:
         self.rnd = rnd
