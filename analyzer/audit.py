@@ -338,8 +338,12 @@ def _check_end(
     # Private and special lobbies may set their own uma; where the log does not say
     # which, a difference in the result points is a warning, not a verdict.
     # A log without its lobby type (lobby-type-missing) leaves the uma unknown too.
+    # A Mahjong Soul game (its own record, or converter JSON whose lobby key is 0) is
+    # not a Tenhou ranked lobby: where its results are assumed (a friendly room's
+    # elided uma: results_assumed), a difference is a warning.
+    ranked_lobby = hint.source.startswith("tenhou") and hint.platform is None and lobby in ("0", "")
     trusted = hint.assumed_type is None and (
-        not result.assumed or (lobby in ("0", "") and not hint.special_lobby)
+        not result.assumed or (ranked_lobby and not hint.special_lobby)
     )
     out: list[Finding] = []
     if not diffs and result.assumed and claims.results is not None and _undated_json(log):

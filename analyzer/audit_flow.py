@@ -262,6 +262,8 @@ class _GameEnd:
         hanchan = hint.hanchan if hint.hanchan is not None or not known else rules.hanchan
         east_last = 3 if rules.players == 4 else 2
         final = None if hanchan is None else east_last + (4 if hanchan else 0)
+        if rules.one_hand_game:
+            final = 0  # a one-hand game: its first hand is the last regular one
         return cls(rules, final, known)
 
     def busts(self, scores: list[int]) -> int | None:

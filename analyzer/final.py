@@ -351,15 +351,25 @@ def _ruleset_formula(rules: Ruleset, finals: Sequence[int], players: int) -> _Fo
     uma = tuple(float(u) for u in _ruleset_uma(rules, finals, players))
     rounding: Rounding = "thousand" if rules.final_rounding == "thousand-half-up" else "exact"
     share = rules.uma_split_ties
+    # Results count from the settlement points where the rules have them (Mahjong
+    # Soul: the start, so no oka), else from the return points with the oka.
+    base = rules.return_points if rules.settlement_points is None else rules.settlement_points
+    counted = (
+        f"return {base}"
+        if rules.settlement_points is None
+        else f"results from {base} (return {rules.return_points})"
+    )
+    assumed = " (assumed: the log does not state them)" if rules.results_assumed else ""
     return _Formula(
-        rules.return_points,
+        base,
         uma,
         rounding,
-        f"{rules.name} rules: start {rules.start_points}, return {rules.return_points}, "
+        f"{rules.name} rules: start {rules.start_points}, {counted}, "
         f"uma {'/'.join(f'{u:+g}' for u in uma)}, "
-        f"{'rounded to whole thousands' if rounding == 'thousand' else 'exact'}",
+        f"{'rounded to whole thousands' if rounding == 'thousand' else 'exact'}{assumed}",
         top_takes_rest=rules.leftover_sticks_to_top and not share,
         share_ties=share,
+        assumed=rules.results_assumed,
     )
 
 

@@ -1,6 +1,7 @@
 """Rulesets: one frozen field per rule that changes replay or payment.
 
-The presets: ``tenhou``, ``tenhou-sanma``, ``mahjongsoul``, ``mleague``, ``wrc``,
+The presets: ``tenhou``, ``tenhou-sanma``, ``mahjongsoul``, ``mahjongsoul-sanma``,
+``mleague``, ``wrc``,
 ``jpml``, ``ema``, ``worldatplay``, ``worldatplay-sanma``, and the Japanese
 professional leagues ``saikouisen``, ``mu`` and ``rmu`` (never chosen by ``auto``).
 docs/rules.md gives every preset's value of every field with its source; each preset
@@ -97,8 +98,19 @@ class Ruleset:
     # up to its fourth hand (Tenhou; "no North").
     west_extension: bool = True
     hanchan: bool = True
+    # The regular game is its first hand (Mahjong Soul's one-hand and one-round modes
+    # 3, 4, 13 and 14); after it the game may go on until a player reaches the
+    # return points. The corpus's three such games end after E1 or E2 (MJS-rec 3).
+    one_hand_game: bool = False
     start_points: int = 25000
+    # The top player's target: the points that end the game after the last hand (the
+    # West extension) and that agari-yame needs; the results count from them too
+    # (the oka) unless ``settlement_points`` says otherwise.
     return_points: int = 30000
+    # The points the final results count from, when they are not the return points:
+    # Mahjong Soul's 精算原点 (``jingsuanyuandian``), its start points, so no oka.
+    # None: the return points, and the top player takes the oka.
+    settlement_points: int | None = None
     uma: tuple[int, ...] = (20, 10, -10, -20)
     # Placement-dependent uma: entry k is the uma when k players finish at or above
     # the start points (k = 0..players); empty means ``uma`` always.
@@ -112,6 +124,10 @@ class Ruleset:
     # (uma, oka and rounding by era: analyzer/final.py), not the four fields above. A
     # rules file that does not set it gets false: its own start, return and uma apply.
     tenhou_lobby_results: bool = True
+    # The log does not state how its final results are counted (a Mahjong Soul
+    # friendly room whose record elides its uma): start, settlement and uma are
+    # assumed, so a result that differs is a ``rules-assumed`` warning, not an error.
+    results_assumed: bool = False
     # -- riichi and furiten (§F)
     riichi_min_points: int | None = 1000
     riichi_min_live_tiles: int | None = 4
@@ -149,6 +165,9 @@ _TENHOU_SANMA = replace(
     uma=(20, 0, -20),
 )
 
+# Mahjong Soul's ranked rooms (docs/rules.md, MJS column: riichi.wiki's Mahjong Soul
+# page and the records in ../shared/corpus/mahjongsoul, with the counts that settled
+# each value).
 _MAHJONGSOUL = replace(
     _TENHOU,
     name="mahjongsoul",
@@ -157,11 +176,36 @@ _MAHJONGSOUL = replace(
     triple_ron="scored",
     pao_scope="pao-share",
     abortive_draws=frozenset({"kyuushu", "suufon-renda", "suucha-riichi", "suukaikan"}),
+    # The records' final points (head.result total_point) are (score - 25000) + uma
+    # 15/5/-5/-15 thousand, no oka: 2 ranked and 21 friendly 4-player games; the
+    # 30000 return points only end the game (friendly rooms state it as fandian).
+    settlement_points=25000,
     uma=(15, 5, -5, -15),
     temp_furiten_lifted_by="draw-or-call",
     # Kokushi may rob a concealed kan (riichienv GameRule.default_mjsoul
     # allows_ron_on_ankan_for_kokushi_musou; rules-matrix §A).
     kokushi_robs_ankan=True,
+)
+
+# Mahjong Soul three-player (riichi.wiki Mahjong Soul page, 3P section: honba 200,
+# noten 2000, red 0p and 0s, uma +15/0/-15, tsumo-son by default, no four-winds or
+# all-riichi abortive draw). The corpus records also settle the honba, red fives,
+# tsumo-son, start and results (docs/rules.md, MJS3 column); the noten pool and the
+# abortive draws rest on the page alone (no three-player draw in the corpus).
+_MAHJONGSOUL_SANMA = replace(
+    _MAHJONGSOUL,
+    name="mahjongsoul-sanma",
+    players=3,
+    chi_allowed=False,
+    honba_ron=200,
+    honba_tsumo_each=100,
+    tsumo_son=True,
+    noten_pool=2000,
+    abortive_draws=frozenset({"kyuushu", "suukaikan"}),
+    start_points=35000,
+    return_points=40000,
+    settlement_points=35000,
+    uma=(15, 0, -15),
 )
 
 _MLEAGUE = replace(
@@ -488,6 +532,7 @@ PRESETS: dict[str, Ruleset] = {
         _TENHOU,
         _TENHOU_SANMA,
         _MAHJONGSOUL,
+        _MAHJONGSOUL_SANMA,
         _MLEAGUE,
         _WRC,
         _JPML,
@@ -644,6 +689,8 @@ def rules_for(hint: RulesHint, spec: str = "auto") -> Ruleset:
 # a Ruleset is frozen, so the games of one kind share one.
 @lru_cache(maxsize=256)
 def _auto_rules(hint: RulesHint) -> Ruleset:
+    if hint.platform == "mahjongsoul":
+        return _mahjongsoul_rules(hint)
     base = preset("tenhou-sanma" if hint.players == 3 else "tenhou")
     changes: dict[str, object] = {}
     if hint.aka is not None:
@@ -668,3 +715,222 @@ def _auto_rules(hint: RulesHint) -> Ruleset:
         rules,
         assumed=(f"the log states no ruleset: {base.name} rules assumed{said}",),
     )
+
+
+# -- Mahjong Soul rooms (docs/rules.md, "Mahjong Soul rooms and --rules auto") ----------
+# A record's ``detail_rule`` (protobuf GameDetailRule) in snake_case: each key that
+# changes a rule, the field it sets and how its text reads. Protobuf elides a key
+# whose value is 0 or false, so a key the record does not state is not "off": it is
+# assumed (the corpus's friendly rooms elide have_yifa, yet score ippatsu).
+_MS_ABORTIVE = {
+    "have_jiuzhongjiupai": "kyuushu",
+    "have_sifenglianda": "suufon-renda",
+    "have_sijializhi": "suucha-riichi",
+    "have_sigangsanle": "suukaikan",
+    "have_sanjiahele": "sanchahou",
+}
+_MS_FLAGS = {
+    "shiduan": "kuitan",
+    "can_jifei": "tobi",
+    "have_liujumanguan": "nagashi_mangan",
+    "have_qieshangmanguan": "kiriage",
+    "have_gang_biao_dora": "kan_dora",
+    "have_li_dora": "ura_dora",
+    "have_gang_li_dora": "kan_ura",
+    "have_yifa": "ippatsu",
+    "have_nanruxiru": "west_extension",
+    "have_zimosun": "tsumo_son",
+}
+_MS_POINTS = {"init_point": "start_points", "fandian": "return_points"}
+# Keys that change no rule of the game (time, hints, the AI's strength, the bots'
+# open hands).
+_MS_IGNORED = frozenset({"time_fixed", "time_add", "bianjietishi", "ai_level", "open_hand"})
+# Keys whose default the engine plays, and whose other values it cannot play.
+_MS_DEFAULTS = {
+    "fanfu": "1",  # the minimum han
+    "liqibang_value": "1000",  # the riichi stick
+    "have_biao_dora": "true",  # the first dora indicator
+    "have_helelianzhuang": "true",  # the dealer repeats on a win
+    "have_tingpailianzhuang": "true",  # the dealer repeats on tenpai
+    "guyi_mode": "0",  # local yaku
+    "dora3_mode": "0",
+    "begin_open_mode": "0",
+    "jiuchao_mode": "0",
+    "muyu_mode": "0",
+    "tianbian_value": "0",
+}
+# GameMode.mode of the one-hand and one-round games (3, 4 with four players; 13, 14
+# with three): each corpus game of these modes ends once a player has the return
+# points, after its first hand or later (MJS-rec 3).
+_MS_ONE_HAND_MODES = frozenset({"3", "4", "13", "14"})
+# What the corpus's friendly and AI rooms show where the uma and settlement keys are
+# elided (28 games): total_point = (score - init_point) + uma 15/5/-5/-15 (4p, 21
+# games), 15/0/-15 (3p, 4 games of 2023) but 20/0/-20 (3p, 3 games of 2022). An elided
+# uma is no known value and no record confirms the keys' units, so a friendly room's
+# results are never judged as errors (results_assumed).
+_MS_RESULT_KEYS = ("jingsuanyuandian", "shunweima_2", "shunweima_3", "shunweima_4")
+
+
+def _ms_flag(text: str) -> bool:
+    return text.strip().lower() in ("1", "true")
+
+
+def _ms_int(text: str) -> int | None:
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _mahjongsoul_rules(hint: RulesHint) -> Ruleset:
+    """A Mahjong Soul game: ``mahjongsoul`` or ``mahjongsoul-sanma`` by the player count.
+
+    A ranked room plays the preset as it is (its rules are fixed). A friendly,
+    tournament or AI room may set its own: each rule its ``detail_rule`` states is
+    read onto the preset, and every rule it does not state (or states in a way the
+    engine cannot play) is named in ``assumed``; its final results are only
+    compared as warnings (``results_assumed``).
+    """
+    base = preset("mahjongsoul-sanma" if hint.players == 3 else "mahjongsoul")
+    changes: dict[str, object] = {}
+    if hint.hanchan is not None:
+        changes["hanchan"] = hint.hanchan
+    if hint.category in ("ranked", "casual"):
+        for name in ("aka", "kuitan"):
+            if getattr(hint, name) is not None:
+                changes[name] = getattr(hint, name)
+        rules = override(base, changes)
+        if hint.category == "ranked":
+            return rules
+        # A casual match (交流の間) plays the ranked rules, but gives no rank points:
+        # what its result points are counted from, no source or record shows.
+        return replace(
+            rules,
+            results_assumed=True,
+            assumed=(
+                "Mahjong Soul casual match: ranked rules of play; final results assumed "
+                f"to be (score - {rules.settlement_points}) / 1000 + uma "
+                f"{'/'.join(f'{u:+d}' for u in rules.uma)}; a result that differs is not "
+                "judged an error",
+            ),
+        )
+    stated = dict(hint.stated_rules)
+    notes: list[str] = []
+    odd: list[str] = []
+    for key, text in sorted(stated.items()):
+        if key in _MS_IGNORED or key in _MS_RESULT_KEYS:
+            continue
+        value = _ms_int(text)
+        if key in _MS_FLAGS:
+            changes[_MS_FLAGS[key]] = _ms_flag(text)
+        elif key in _MS_POINTS and value is not None and value > 0:
+            changes[_MS_POINTS[key]] = value
+        elif key == "dora_count" and value is not None:
+            changes["aka"] = value > 0
+            usual = 2 if base.players == 3 else 3
+            if value not in (0, usual):
+                odd.append(f"dora_count {value} (the engine knows {usual} red fives or none)")
+        elif key == "changbang_value" and value is not None:
+            changes["honba_ron"] = value
+            changes["honba_tsumo_each"] = value // (base.players - 1)
+        elif key == "ming_dora_immediately_open":
+            changes["open_kan_dora_timing"] = "immediate" if _ms_flag(text) else "after-discard"
+        elif key == "have_toutiao":
+            head_bump = _ms_flag(text)
+            changes["double_ron"] = not head_bump
+            if head_bump:
+                changes["triple_ron"] = "atamahane"
+        elif key == "disable_multi_yukaman":
+            changes["double_yakuman_patterns"] = not _ms_flag(text)
+            changes["composite_yakuman"] = not _ms_flag(text)
+        elif key in ("have_helezhongju", "have_tingpaizhongju"):
+            changes["agari_yame"] = _ms_flag(text)
+        elif key in _MS_ABORTIVE:
+            pass  # below, all five together
+        elif key in _MS_DEFAULTS:
+            if text.strip().lower() != _MS_DEFAULTS[key] and not (
+                _MS_DEFAULTS[key] == "true" and _ms_flag(text)
+            ):
+                odd.append(f"{key} {text}")
+        else:
+            odd.append(f"{key} {text}")
+    draws = set(base.abortive_draws)
+    for key, kind in _MS_ABORTIVE.items():
+        if key in stated:
+            (draws.add if _ms_flag(stated[key]) else draws.discard)(kind)
+    if draws != base.abortive_draws:
+        changes["abortive_draws"] = sorted(draws)
+    if "have_sanjiahele" in stated and changes.get("triple_ron") != "atamahane":
+        changes["triple_ron"] = "abortive" if _ms_flag(stated["have_sanjiahele"]) else "scored"
+    if dict(hint.extras).get("mode") in _MS_ONE_HAND_MODES:
+        changes["one_hand_game"] = True
+    start = changes.get("start_points", base.start_points)
+    changes["settlement_points"] = _ms_int(stated.get("jingsuanyuandian", "")) or start
+    uma = _ms_uma(stated, base)
+    if uma is not None:
+        changes["uma"] = list(uma)
+    rules = override(base, changes)
+    room = hint.category or "unknown kind of"
+    unstated = [key for key in _ms_rule_keys(base.players) if key not in stated]
+    if unstated:
+        notes.append(
+            f"Mahjong Soul {room} room: the record does not state "
+            f"{', '.join(unstated)}; {base.name} ranked rules assumed for them"
+        )
+    if odd:
+        notes.append(
+            f"Mahjong Soul {room} room: the record sets {'; '.join(odd)}, which the engine "
+            f"does not play; {base.name} rules assumed instead"
+        )
+    notes.append(
+        f"Mahjong Soul {room} room: final results assumed to be (score - "
+        f"{rules.settlement_points}) / 1000 + uma {'/'.join(f'{u:+d}' for u in rules.uma)}; "
+        "a result that differs is not judged an error"
+    )
+    return replace(rules, results_assumed=True, assumed=tuple(notes))
+
+
+def _ms_rule_keys(players: int) -> tuple[str, ...]:
+    """The detail_rule keys that set a rule of play, in the order they are reported."""
+    keys = [
+        "init_point",
+        "fandian",
+        "dora_count",
+        "shiduan",
+        "can_jifei",
+        "changbang_value",
+        "have_liujumanguan",
+        "have_qieshangmanguan",
+        "have_gang_biao_dora",
+        "ming_dora_immediately_open",
+        "have_li_dora",
+        "have_gang_li_dora",
+        "have_yifa",
+        "have_toutiao",
+        "have_helezhongju",
+        "have_nanruxiru",
+        "disable_multi_yukaman",
+        *_MS_ABORTIVE,
+    ]
+    if players == 3:
+        # Three players cannot discard four winds, all declare four riichi or all
+        # three ron one tile; they choose how a tsumo is paid.
+        keys = [k for k in keys if k not in _MS_NOT_SANMA]
+        keys.append("have_zimosun")
+    return tuple(keys)
+
+
+_MS_NOT_SANMA = frozenset({"have_sifenglianda", "have_sijializhi", "have_sanjiahele"})
+
+
+def _ms_uma(stated: Mapping[str, str], base: Ruleset) -> tuple[int, ...] | None:
+    """The uma that ``shunweima_2..n`` state (2nd to last place; the top takes minus
+    their sum), in thousands; None when the record states none of them."""
+    keys = [f"shunweima_{k}" for k in range(2, base.players + 1)]
+    if not any(k in stated for k in keys):
+        return None
+    rest = []
+    for k in keys:
+        value = _ms_int(stated.get(k, "0")) or 0
+        rest.append(value // 1000 if abs(value) >= 1000 else value)
+    return (-sum(rest), *rest)

@@ -657,6 +657,12 @@ class _Reader:
         for (seat, from_seat, h), share in zip(wins, shares, strict=True):
             claims = self.win_claims(h, seat, before, share)
             self.events.append(Win(self.pos, seat, from_seat, claims))
+            # The record gives one "before" for all its wins; a later win of a double
+            # ron starts from the scores the earlier one left, as in Tenhou's logs.
+            if before is not None:
+                before = (
+                    tuple(b + d for b, d in zip(before, share, strict=True)) if share else None
+                )
         self.in_round = False
 
     def split_deltas(

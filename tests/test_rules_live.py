@@ -278,6 +278,24 @@ def _final(
     return run
 
 
+MJS_ONE_HAND_GAME = (
+    "mahjongsoul/raw-gdr/sanma_ikkyokusen_mahjongsoul_paifu_231215-"
+    "a5d87184-f612-4c5e-a31c-72dbae44aaf8.txt"
+)
+MJS_RANKED_GAME = "mahjongsoul/tenhou-json/LiYounian_9tiles.json"  # Jade South, converter JSON
+
+
+def _mjs_results(value: object) -> object:
+    """A real Mahjong Soul ranked game audited under uma +20/+10/-10/-20, not its own:
+    the codes of the findings on its result points, with ``results_assumed`` set."""
+    log = _log(MJS_RANKED_GAME)
+    rules = replace(preset("mahjongsoul"), uma=(20, 10, -10, -20), results_assumed=bool(value))
+    audit = audit_log(log, rules, review=False)
+    return tuple(
+        sorted({(f.code, f.severity.value) for f in audit.findings if "result is" in f.message})
+    )
+
+
 def _at_zero(value: object) -> object:
     """A real game with every score moved so that seat 0 has exactly 0 after E4-0 and
     the game plays on: the game-level codes with ``tobi_at_zero`` set."""
@@ -683,6 +701,14 @@ CASES: dict[str, tuple[Case, ...]] = {
             expect=((), ("game-end-mismatch",)),
         ),
     ),
+    "one_hand_game": (
+        Case(
+            "a real Mahjong Soul one-round game (mode 14) that ends after East 1",
+            (True, False),
+            _corpus("one_hand_game", MJS_ONE_HAND_GAME),
+            expect=((), ("game-end-mismatch",)),
+        ),
+    ),
     "start_points": (
         Case(
             "the final results under EMA rules, leftover sticks not paid out",
@@ -702,6 +728,17 @@ CASES: dict[str, tuple[Case, ...]] = {
             expect=(
                 ((43300, 30700, 27000, 19000), (28.3, 5.7, -8.0, -26.0)),
                 ((43300, 30700, 27000, 19000), (13.3, 10.7, -3.0, -21.0)),
+            ),
+        ),
+    ),
+    "settlement_points": (
+        Case(
+            "the final results under Mahjong Soul rules (start 25000, return 30000)",
+            (25000, None),
+            _final("settlement_points", preset("mahjongsoul")),
+            expect=(
+                ((43300, 30700, 27000, 19000), (13.3, 10.7, -3.0, -21.0)),
+                ((43300, 30700, 27000, 19000), (28.3, 5.7, -8.0, -26.0)),
             ),
         ),
     ),
@@ -760,6 +797,14 @@ CASES: dict[str, tuple[Case, ...]] = {
             (True, False),
             _corpus("tenhou_lobby_results", KIRIAGE_GAME),
             expect=((), ("final-score-mismatch",)),
+        ),
+    ),
+    "results_assumed": (
+        Case(
+            "a real Mahjong Soul game audited under another uma than its own",
+            (False, True),
+            _mjs_results,
+            expect=((("final-score-mismatch", "error"),), (("rules-assumed", "warning"),)),
         ),
     ),
     "riichi_min_points": (
@@ -869,12 +914,13 @@ RULES_DOC = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
 _BOOKKEEPING = {"name", "assumed"}  # one row for every preset (docs/rules.md §H)
 
 
-# The nine core presets, in the column order of the per-family tables; the leagues'
+# The ten core presets, in the column order of the per-family tables; the leagues'
 # presets each have a table of their own (section "Japanese professional leagues").
 _CORE = (
     "tenhou",
     "tenhou-sanma",
     "mahjongsoul",
+    "mahjongsoul-sanma",
     "mleague",
     "wrc",
     "jpml",
