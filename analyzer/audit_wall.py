@@ -1,5 +1,7 @@
 """Wall integrity: every tile that enters play against the wall rebuilt from the seed.
 
+(Mahjong Soul records carry their walls: :mod:`analyzer.audit_wall_ms`.)
+
 For each hand of a Tenhou XML log that carries a seed, the wall is rebuilt
 (:mod:`analyzer.wall`, ../shared/reference/tenhou-wall.md, cited as "wall §n") and
 the log is walked tag by tag: the dice, the INIT dora indicator, the starting hands,
@@ -16,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from analyzer.audit_common import error
+from analyzer.audit_wall_ms import check_ms_walls
 from analyzer.state import GameReplay, RoundReplay
 from analyzer.wall import SeedFormat, Wall, WallSeedError, seed_format, walls_for_game
 from mjaudit.events import (
@@ -106,7 +109,13 @@ def game_seed_format(log: GameLog) -> SeedFormat | None:
 
 
 def check_wall(log: GameLog, game: GameReplay) -> tuple[list[Finding], int]:
-    """Wall findings of a game and the number of hands checked against a wall."""
+    """Wall findings of a game and the number of hands checked against a wall.
+
+    A Mahjong Soul record commits to each hand's wall itself
+    (:mod:`analyzer.audit_wall_ms`); a Tenhou XML log's walls are rebuilt from its seed.
+    """
+    if log.format == "mahjongsoul":
+        return check_ms_walls(log, game)
     try:
         walls = round_walls(log, game)
     except WallSeedError as exc:

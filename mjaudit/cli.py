@@ -434,7 +434,11 @@ def _check_indicators_allowed(ctx: WinContext, rules: Ruleset) -> None:
     help="Show this seat's hand after each of its turns.",
 )
 @click.option("--rules", "rules", default="auto", show_default=True)
-@click.option("--wall", is_flag=True, help="Print the hand's wall rebuilt from the log's seed.")
+@click.option(
+    "--wall",
+    is_flag=True,
+    help="Print the hand's wall: rebuilt from a Tenhou seed, or a Mahjong Soul record's own.",
+)
 @_max_input_option
 def replay(
     path: str,

@@ -15,6 +15,7 @@ from analyzer.wall import Wall, WallSeedError
 from mjaudit.events import GameLog
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile
+from reports.wall_text_ms import render_ms_round_wall
 
 __all__ = ["render_round_wall", "render_wall"]
 
@@ -100,8 +101,12 @@ def render_wall(
 def render_round_wall(log: GameLog, rules: Ruleset, round_no: int) -> str:
     """The wall of hand ``round_no`` (0-based, log order) traced through the log.
 
-    A log without a Tenhou seed gets one line saying so, never an error.
+    A log without a Tenhou seed gets one line saying so, never an error. A Mahjong
+    Soul record's hand shows the wall the record commits to
+    (:mod:`reports.wall_text_ms`).
     """
+    if log.format == "mahjongsoul":
+        return render_ms_round_wall(log, rules, round_no)
     game = replay(log, rules)
     try:
         walls = round_walls(log, game)
