@@ -213,6 +213,7 @@ def audit_log(
         checks[key] += tracker.counts[key]
     walls, walled = check_wall(log, game)
     findings.extend(walls)
+    links.extend(_walls_follow_draws(walls, findings))
     checks["wall_checked_rounds"] += walled
     found, checked = check_results(log, game)
     findings.extend(found)
@@ -255,6 +256,19 @@ def _first_by_event(found: list[Finding], causes: dict[int, Finding]) -> None:
     for f in found:
         if f.event is not None and f.severity is Severity.ERROR:
             causes.setdefault(f.event, f)
+
+
+def _walls_follow_draws(walls: list[Finding], findings: list[Finding]) -> list[Link]:
+    """A wall finding at a draw the replay already found wrong (an exhaustive draw
+    with tiles left in the live wall) follows from that draw finding."""
+    if not walls:
+        return []
+    draws = {
+        f.event: f
+        for f in findings
+        if f.code == "draw-mismatch" and f.event is not None and f.severity is Severity.ERROR
+    }
+    return [(w, draws[w.event]) for w in walls if w.event in draws]
 
 
 def _payments_follow_tenpai(found: list[Finding]) -> list[Link]:

@@ -567,6 +567,9 @@ def test_exhaustive_draw_before_the_wall_is_used_up(tmp_path: Path) -> None:
     assert _others(after) - _others(before) == Counter(
         {("draw-mismatch", "E4-1", "E4-1: exhaustive draw with 1 tiles still in the live wall"): 1}
     )
+    # One fault: the wall finding names the draw finding as its cause.
+    wall = next(f for f in after.findings if f.code == "wall-mismatch")
+    assert wall.cause is not None and after.findings[wall.cause].code == "draw-mismatch"
 
 
 def test_later_hands_are_checked_afresh(tmp_path: Path) -> None:
