@@ -32,43 +32,10 @@ from mjaudit.events import (
 from mjaudit.melds import MeldKind
 from parsers.mahjongsoul import parse_mahjongsoul
 from parsers.sources import load_bytes
-from tests.conftest import CORPUS
+from tests.ms_records import GDR_3P, GDR_4P, ms_doc, ms_path, ms_records, raw_files
 
-MS = CORPUS / "mahjongsoul"
-GDR_4P = "raw-gdr/mahjongsoul_paifu_230921-0a39a19b-4820-4b40-9fda-dd5481d023e4.txt"
-GDR_3P = (
-    "raw-gdr/sanma_cpu_emoji_mahjongsoul_paifu_231215-4940479a-5f4b-43bb-a2a2-de1402258f39.json"
-)
 REC_4P = "raw-records/220420-4b5f75bc-d0eb-469a-b34c-bb082c014444.json"  # a double ron
 REC_3P = "raw-records/220507-5375d110-e849-4f69-aa6d-838f813a81da.json"  # kita, abortive draws
-
-
-def _path(name: str) -> Path:
-    path = MS / name
-    if not path.exists():
-        pytest.skip(f"corpus not available: {path} (CI has ../shared beside the repo)")
-    return path
-
-
-def _raw_files() -> list[Path]:
-    if not MS.is_dir():
-        pytest.skip(f"corpus not available: {MS}")
-    return sorted((MS / "raw-gdr").iterdir()) + sorted((MS / "raw-records").iterdir())
-
-
-def _doc(name: str) -> Any:
-    return json.loads(_path(name).read_text(encoding="utf-8"))
-
-
-def _records(doc: Any) -> list[tuple[str, dict[str, Any]]]:
-    """(name, data) of every record, whichever layout, for editing in place."""
-    if "records" in doc:
-        return [(r["name"], r["data"]) for r in doc["records"]]
-    return [
-        (a["result"]["name"].removeprefix(".lq."), a["result"]["data"])
-        for a in doc["data"]["data"]["actions"]
-        if a.get("type") == 1
-    ]
 
 
 def _audit(doc: Any, name: str = "tampered.json") -> FileAudit:
@@ -82,10 +49,10 @@ def _errors(result: FileAudit) -> Counter[tuple[str, str | None]]:
 
 def _added(name: str, edit: Any) -> Counter[tuple[str, str | None]]:
     """The error findings an edit adds to what the untouched record gives."""
-    doc = _doc(name)
+    doc = ms_doc(name)
     before = _errors(_audit(doc))
     changed = copy.deepcopy(doc)
-    edit(_records(changed))
+    edit(ms_records(changed))
     return _errors(_audit(changed)) - before
 
 
@@ -95,17 +62,17 @@ def _added(name: str, edit: Any) -> Counter[tuple[str, str | None]]:
 def test_every_raw_record_is_read_with_its_rounds() -> None:
     """Each of the 30 raw records parses; rounds, wins and draws as the records hold them."""
     totals: Counter[str] = Counter()
-    for path in _raw_files():
+    for path in raw_files():
         log = load_bytes(path.read_bytes(), str(path))
         assert log.format == "mahjongsoul"
         hint = log.start.rules_hint
         assert hint.platform == "mahjongsoul" and hint.source == "mahjongsoul"
         doc = json.loads(path.read_text(encoding="utf-8"))
-        names = Counter(n for n, _ in _records(doc))
+        names = Counter(n for n, _ in ms_records(doc))
         events = Counter(type(e).__name__ for e in log.events)
         assert events["RoundStart"] == names["RecordNewRound"]
         assert events["RoundDraw"] == names["RecordNoTile"] + names["RecordLiuJu"]
-        wins = sum(len(d["hules"]) for n, d in _records(doc) if n == "RecordHule")
+        wins = sum(len(d["hules"]) for n, d in ms_records(doc) if n == "RecordHule")
         assert events["Win"] == wins
         kita = sum(
             1 for e in log.events if isinstance(e, DeclareMeld) and e.meld.kind is MeldKind.KITA
@@ -119,7 +86,7 @@ def test_every_raw_record_is_read_with_its_rounds() -> None:
 
 
 def test_gdr_head_gives_players_ranks_and_room() -> None:
-    log = load_bytes(_path(GDR_4P).read_bytes(), GDR_4P)
+    log = load_bytes(ms_path(GDR_4P).read_bytes(), GDR_4P)
     start = log.start
     assert [p.name for p in start.players] == ["いちご畑", "ryoーta", "timpoにゃ", "ろく6"]
     assert [p.dan for p in start.players] == ["Master 3", "Saint 2", "Master 2", "Master 2"]
@@ -131,7 +98,7 @@ def test_gdr_head_gives_players_ranks_and_room() -> None:
 
 
 def test_game_against_the_ai_and_three_players_pad_to_four_seats() -> None:
-    log = load_bytes(_path(GDR_3P).read_bytes(), GDR_3P)
+    log = load_bytes(ms_path(GDR_3P).read_bytes(), GDR_3P)
     start = log.start
     assert start.rules_hint.category == "ai"
     assert [p.name for p in start.players] == ["電なのです", "AI", "AI", ""]
@@ -144,7 +111,7 @@ def test_game_against_the_ai_and_three_players_pad_to_four_seats() -> None:
 
 def test_camel_case_records_and_snake_case_actions_give_the_same_events() -> None:
     """The older {meta, records} layout in camelCase reads like the GDR one."""
-    doc = _doc(GDR_4P)
+    doc = ms_doc(GDR_4P)
 
     def camel(value: Any) -> Any:
         if isinstance(value, dict):
@@ -159,7 +126,7 @@ def test_camel_case_records_and_snake_case_actions_give_the_same_events() -> Non
 
     older = {
         "meta": camel(doc["head"]),
-        "records": [{"name": n, "data": camel(d)} for n, d in _records(doc)],
+        "records": [{"name": n, "data": camel(d)} for n, d in ms_records(doc)],
     }
     a = load_bytes(json.dumps(doc).encode(), "a.json")
     b = load_bytes(json.dumps(older).encode(), "b.json")
@@ -168,7 +135,7 @@ def test_camel_case_records_and_snake_case_actions_give_the_same_events() -> Non
 
 def test_protobuf_defaults_may_be_left_out() -> None:
     """A field at its default (0, false, empty; seat 0) may be missing: same events."""
-    doc = _doc(GDR_4P)
+    doc = ms_doc(GDR_4P)
 
     def elide(value: Any) -> Any:
         if isinstance(value, dict):
@@ -202,7 +169,7 @@ def _plain(log: GameLog) -> list[object]:
 
 def test_kan_indicators_are_turned_where_the_engine_expects_them() -> None:
     """An ankan's indicator before the replacement draw; an open kan's with the discard."""
-    log = load_bytes(_path(REC_3P).read_bytes(), REC_3P)
+    log = load_bytes(ms_path(REC_3P).read_bytes(), REC_3P)
     reveals = [k for k, e in enumerate(log.events) if isinstance(e, DoraReveal)]
     assert reveals, "the record has kans"
     result = audit_log(log, resolve_rules(log, "auto"))
@@ -211,7 +178,7 @@ def test_kan_indicators_are_turned_where_the_engine_expects_them() -> None:
 
 
 def test_double_ron_splits_the_records_one_delta() -> None:
-    log = load_bytes(_path(REC_4P).read_bytes(), REC_4P)
+    log = load_bytes(ms_path(REC_4P).read_bytes(), REC_4P)
     rounds = [[]]  # type: list[list[Win]]
     for e in log.events:
         if isinstance(e, RoundStart):
@@ -226,7 +193,7 @@ def test_double_ron_splits_the_records_one_delta() -> None:
 
 def test_exhaustive_draws_claim_tenpai_and_payments() -> None:
     path = "raw-records/220419-c7d0fa72-9b5b-4669-8653-82bdc19d3f53.json"
-    log = load_bytes(_path(path).read_bytes(), path)
+    log = load_bytes(ms_path(path).read_bytes(), path)
     draws = [
         e for e in log.events if isinstance(e, RoundDraw) and e.reason is DrawReason.EXHAUSTIVE
     ]
@@ -238,7 +205,7 @@ def test_exhaustive_draws_claim_tenpai_and_payments() -> None:
 
 
 def test_a_bad_tile_names_the_file_and_the_record() -> None:
-    doc = _doc(GDR_4P)
+    doc = ms_doc(GDR_4P)
     actions = doc["data"]["data"]["actions"]
     k = next(
         k
@@ -254,7 +221,7 @@ def test_a_bad_tile_names_the_file_and_the_record() -> None:
 
 
 def test_an_undecoded_record_is_refused_with_its_position() -> None:
-    doc = _doc(GDR_4P)
+    doc = ms_doc(GDR_4P)
     actions = doc["data"]["data"]["actions"]
     k = next(k for k, a in enumerate(actions) if a.get("type") == 1)
     actions[k]["result"]["data"] = "CAEQAhgD"
@@ -267,10 +234,10 @@ def test_cli_reads_a_folder_of_records_with_a_bad_one_beside_them(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A .txt export is found by its content; a broken record is exit 2, the rest audited."""
-    good = _path(GDR_4P)
+    good = ms_path(GDR_4P)
     (tmp_path / good.name).write_bytes(good.read_bytes())
     (tmp_path / "notes.txt").write_text("not a log, just notes\n", encoding="utf-8")
-    doc = _doc(GDR_4P)
+    doc = ms_doc(GDR_4P)
     actions = doc["data"]["data"]["actions"]
     k = next(k for k, a in enumerate(actions) if a.get("type") == 1)
     actions[k]["result"]["data"]["tiles0"] = ["1m"] * 3
@@ -314,9 +281,9 @@ def test_a_changed_delta_is_one_payment_mismatch_and_its_consequences_name_it() 
         rec["delta_scores"][1] -= 100
         rec["delta_scores"][2] += 100
 
-    doc = _doc(GDR_4P)
+    doc = ms_doc(GDR_4P)
     changed = copy.deepcopy(doc)
-    edit(_records(changed))
+    edit(ms_records(changed))
     result = _audit(changed)
     clean = _audit(doc)
     new = [f for f in result.findings if f not in clean.findings and f.severity.value == "error"]

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 
 from mjaudit.cli import main
+from tests.ms_records import MS
 
-MS_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "mahjongsoul"
-GDR_4P = MS_DIR / "raw-gdr" / "mahjongsoul_paifu_231214-df604b7c-fc99-425c-8a3c-5ad0bed89a65.json"
+GDR_4P = MS / "raw-gdr" / "mahjongsoul_paifu_231214-df604b7c-fc99-425c-8a3c-5ad0bed89a65.json"
 GDR_3P = (
-    MS_DIR
+    MS
     / "raw-gdr"
     / ("sanma_ikkyokusen_mahjongsoul_paifu_231215-a5d87184-f612-4c5e-a31c-72dbae44aaf8.txt")
 )

@@ -29,23 +29,14 @@ from mjaudit.rules import PRESETS, Ruleset
 from parsers import load, load_bytes
 from parsers.convert import convert_log
 from parsers.tenhou_json_writer import disp_of
-from tests.test_twins import CORPUS, differences
+from tests.ms_records import MS, raw_files
+from tests.test_twins import differences
 
-MS_DIR = CORPUS / "mahjongsoul"
 TARGETS = ("mjai", "tenhou-json")
 
 # Record and conversion that are known to audit differently, with the targets that
 # differ and why. None today: a difference is a defect of the reader or a writer.
 KNOWN: dict[str, set[str]] = {}
-
-
-def _raw_files() -> list[Path]:
-    files = sorted(
-        p for sub in ("raw-gdr", "raw-records") for p in (MS_DIR / sub).glob("*") if p.is_file()
-    )
-    if not files:
-        pytest.skip(f"corpus not available at {MS_DIR}")
-    return files
 
 
 def rules_for_players(players: int) -> Ruleset:
@@ -86,7 +77,7 @@ def _converted(path: Path, target: str) -> GameLog:
 @pytest.mark.parametrize("target", TARGETS)
 def test_every_record_converts_and_audits_alike(target: str) -> None:
     problems: list[str] = []
-    files = _raw_files()
+    files = raw_files()
     assert len(files) == 30
     players = Counter[int]()
     for path in files:
@@ -111,7 +102,7 @@ def test_every_record_converts_and_audits_alike(target: str) -> None:
 def test_tenhou_json_audits_like_the_record_under_auto() -> None:
     """``--rules auto``: the same preset, the same stated rules, the same findings
     with the same messages (a friendly room's assumptions included)."""
-    for path in _raw_files():
+    for path in raw_files():
         log, back = _source(path), _converted(path, "tenhou-json")
         a = audit_log(log, resolve_rules(log, "auto"))
         b = audit_log(back, resolve_rules(back, "auto"))
@@ -123,7 +114,7 @@ def test_tenhou_json_audits_like_the_record_under_auto() -> None:
 
 @pytest.mark.corpus
 def test_names_ranks_and_room_survive_tenhou_json() -> None:
-    for path in _raw_files():
+    for path in raw_files():
         log, back = _source(path), _converted(path, "tenhou-json")
         n = log.players
         assert [p.name for p in back.start.players[:n]] == [p.name for p in log.start.players[:n]]
@@ -185,8 +176,8 @@ def test_converter_json_in_the_corpus_is_no_raw_record_twin() -> None:
     """
     refs = {
         json.loads(p.read_text(encoding="utf-8"))["ref"]
-        for p in sorted((MS_DIR / "tenhou-json").glob("*.json"))
+        for p in sorted((MS / "tenhou-json").glob("*.json"))
     }
-    uuids = {_source(p).start.game_id for p in _raw_files()}
+    uuids = {_source(p).start.game_id for p in raw_files()}
     assert len(refs) == 5 and len(uuids) == 30
     assert refs & uuids == set()

@@ -32,13 +32,8 @@ from mjaudit.findings import Finding, Severity
 from mjaudit.tiles import Tile, tiles
 from parsers import load
 from reports.wall_text import render_round_wall
-from tests.conftest import CORPUS
+from tests.ms_records import GDR_3P, GDR_4P, MS, ms_doc, ms_path, ms_records, raw_files
 
-MS = CORPUS / "mahjongsoul"
-GDR_4P = "raw-gdr/mahjongsoul_paifu_230921-0a39a19b-4820-4b40-9fda-dd5481d023e4.txt"
-GDR_3P = (
-    "raw-gdr/sanma_cpu_emoji_mahjongsoul_paifu_231215-4940479a-5f4b-43bb-a2a2-de1402258f39.json"
-)
 REC_4P = "raw-records/220418-a0451071-1198-45ea-9a24-161d1004ab83.json"
 REC_4P_KANS = "raw-records/220418-af771e11-3355-4754-b3c1-5b15fda67855.json"
 REC_4P_DRAWN = "raw-records/220419-c7d0fa72-9b5b-4669-8653-82bdc19d3f53.json"
@@ -46,38 +41,10 @@ REC_4P_URA = "raw-records/220420-078d1393-c456-4ecb-b1a4-90364c4365fb.json"
 REC_3P = "raw-records/220507-5375d110-e849-4f69-aa6d-838f813a81da.json"
 
 
-def _path(name: str) -> Path:
-    path = MS / name
-    if not path.exists():
-        pytest.skip(f"corpus not available: {path} (CI has ../shared beside the repo)")
-    return path
-
-
-def _raw_files() -> list[Path]:
-    if not MS.is_dir():
-        pytest.skip(f"corpus not available: {MS}")
-    return sorted((MS / "raw-gdr").iterdir()) + sorted((MS / "raw-records").iterdir())
-
-
-def _doc(name: str) -> Any:
-    return json.loads(_path(name).read_text(encoding="utf-8-sig"))
-
-
-def _records(doc: Any) -> list[tuple[str, dict[str, Any]]]:
-    """(name, data) of every record, whichever layout, for editing in place."""
-    if "records" in doc:
-        return [(r["name"].removeprefix(".lq."), r["data"]) for r in doc["records"]]
-    return [
-        (a["result"]["name"].removeprefix(".lq."), a["result"]["data"])
-        for a in doc["data"]["data"]["actions"]
-        if a.get("type") == 1
-    ]
-
-
 def _hand(doc: Any, n: int) -> list[tuple[str, dict[str, Any]]]:
     """The records of hand ``n`` (0-based), its RecordNewRound first."""
     hands: list[list[tuple[str, dict[str, Any]]]] = []
-    for name, data in _records(doc):
+    for name, data in ms_records(doc):
         if name == "RecordNewRound":
             hands.append([])
         if hands:
@@ -135,7 +102,7 @@ def _others(result: FileAudit) -> Counter[tuple[str, str | None, str]]:
 
 def _one_wall_finding(name: str, doc: Any, tmp_path: Path) -> Finding:
     """The single wall-mismatch of the edited record; everything else as untouched."""
-    before = _audit(_doc(name), tmp_path, "untouched.json")
+    before = _audit(ms_doc(name), tmp_path, "untouched.json")
     assert _walls(before) == []
     after = _audit(doc, tmp_path, "tampered.json")
     found = _walls(after)
@@ -152,11 +119,11 @@ def _one_wall_finding(name: str, doc: Any, tmp_path: Path) -> Finding:
 def test_every_corpus_hand_with_a_wall_is_checked_and_matches(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    files = _raw_files()
+    files = raw_files()
     with_wall = sum(
         1
         for path in files
-        for name, data in _records(json.loads(path.read_text(encoding="utf-8-sig")))
+        for name, data in ms_records(json.loads(path.read_text(encoding="utf-8-sig")))
         if name == "RecordNewRound" and data.get("paishan")
     )
     assert (len(files), with_wall) == (30, 194)
@@ -172,7 +139,7 @@ def test_every_corpus_hand_with_a_wall_is_checked_and_matches(
 def test_corpus_walls_by_layout_and_what_was_compared() -> None:
     hands: Counter[tuple[int, bool, str | None]] = Counter()
     live = replaced = kan_doras = 0
-    for path in _raw_files():
+    for path in raw_files():
         log = load(str(path))
         game = replay(log, resolve_rules(log, "auto"))
         assert game.players == log.players
@@ -203,7 +170,7 @@ def test_bulk_check_agrees_with_the_walk(monkeypatch: pytest.MonkeyPatch) -> Non
         passed.append(found is not None)
         return found
 
-    for path in _raw_files():
+    for path in raw_files():
         log = load(str(path))
         game = replay(log, resolve_rules(log, "auto"))
         with monkeypatch.context() as patch:
@@ -321,7 +288,7 @@ def test_read_wall_and_red_fives() -> None:
 def test_swapped_draw_with_a_fixed_hash(
     name: str, first_live: int, message: str, tmp_path: Path
 ) -> None:
-    doc = _doc(name)
+    doc = ms_doc(name)
     data = _new_round(doc, 0)
     _swap(data, first_live, first_live + 1)
     _rehash(data)
@@ -332,7 +299,7 @@ def test_swapped_draw_with_a_fixed_hash(
 
 @pytest.mark.parametrize("name", [GDR_4P, REC_4P, GDR_3P, REC_3P])
 def test_changed_paishan_without_its_hash(name: str, tmp_path: Path) -> None:
-    doc = _doc(name)
+    doc = ms_doc(name)
     data = _new_round(doc, 1)
     stated = data[_algorithm(data)]
     _swap(data, 10, 11 if data["paishan"][20:22] != data["paishan"][22:24] else 12)
@@ -391,7 +358,7 @@ def test_edited_dora_indicator_at_the_start(
 ) -> None:
     """The first indicator changed wherever the record shows it (an indicator whose
     dora no hand holds, so that the wall check alone can catch it)."""
-    doc = _doc(name)
+    doc = ms_doc(name)
     old = _new_round(doc, hand)["doras"][0]
     for _, data in _hand(doc, hand):
         for shown in [data, *data.get("hules", [])]:
@@ -429,7 +396,7 @@ def test_edited_dora_indicator_at_the_start(
 def test_edited_kan_dora_indicator(
     name: str, hand: int, old: str, new: str, message: str, tmp_path: Path
 ) -> None:
-    doc = _doc(name)
+    doc = ms_doc(name)
     edited = 0
     for _, data in _hand(doc, hand)[1:]:
         shown = data.get("doras") or []
@@ -446,7 +413,7 @@ def test_edited_kan_dora_indicator(
 
 
 def test_edited_ura_indicator(tmp_path: Path) -> None:
-    doc = _doc(REC_4P_URA)
+    doc = ms_doc(REC_4P_URA)
     hule = next(d for n, d in _hand(doc, 0) if n == "RecordHule")
     win = hule["hules"][0]
     assert win["liDoras"] == ["0s", "1m"]
@@ -460,7 +427,7 @@ def test_edited_ura_indicator(tmp_path: Path) -> None:
 
 
 def test_swapped_replacement_draw(tmp_path: Path) -> None:
-    doc = _doc(REC_4P_KANS)
+    doc = ms_doc(REC_4P_KANS)
     data = _new_round(doc, 0)  # one kan, its replacement tile the wall's last
     _swap(data, 82, 80)
     _rehash(data)
@@ -470,7 +437,7 @@ def test_swapped_replacement_draw(tmp_path: Path) -> None:
 
 
 def test_swapped_starting_tile(tmp_path: Path) -> None:
-    doc = _doc(GDR_4P)
+    doc = ms_doc(GDR_4P)
     data = _new_round(doc, 0)
     _swap(data, 0, 4)  # East's first tile with South's
     _rehash(data)
@@ -504,7 +471,7 @@ def test_swapped_starting_tile(tmp_path: Path) -> None:
 def test_wall_that_is_not_a_tile_set(
     name: str, position: int, tile: str, message: str, tmp_path: Path
 ) -> None:
-    doc = _doc(name)
+    doc = ms_doc(name)
     data = _new_round(doc, 0)
     _set(data, position, tile)
     _rehash(data)
@@ -528,7 +495,7 @@ def test_wall_that_is_not_a_tile_set(
     ],
 )
 def test_wall_that_is_not_a_wall(edit: Any, message: str, tmp_path: Path) -> None:
-    doc = _doc(REC_4P)
+    doc = ms_doc(REC_4P)
     data = _new_round(doc, 0)
     data["paishan"] = edit(data["paishan"])
     _rehash(data)
@@ -536,7 +503,7 @@ def test_wall_that_is_not_a_wall(edit: Any, message: str, tmp_path: Path) -> Non
 
 
 def test_red_five_made_plain(tmp_path: Path) -> None:
-    doc = _doc(REC_4P)
+    doc = ms_doc(REC_4P)
     data = _new_round(doc, 0)
     at = [data["paishan"][k : k + 2] for k in range(0, len(data["paishan"]), 2)].index("0p")
     _set(data, at, "5p")
@@ -549,14 +516,14 @@ def test_red_five_made_plain(tmp_path: Path) -> None:
 
 
 def test_exhaustive_draw_before_the_wall_is_used_up(tmp_path: Path) -> None:
-    doc = _doc(REC_4P_DRAWN)
+    doc = ms_doc(REC_4P_DRAWN)
     records = doc["records"]
     notile = next(k for k, r in enumerate(records) if r["name"] == "RecordNoTile")
     draw, discard = records[notile - 2], records[notile - 1]
     # The last turn was a tsumogiri: without it every hand stays as it was.
     assert draw["data"]["tile"] == discard["data"]["tile"] and discard["data"]["moqie"]
     del records[notile - 2 : notile]
-    before = _audit(_doc(REC_4P_DRAWN), tmp_path, "untouched.json")
+    before = _audit(ms_doc(REC_4P_DRAWN), tmp_path, "untouched.json")
     after = _audit(doc, tmp_path, "tampered.json")
     found = _walls(after)
     assert [f.message for f in found] == [
@@ -573,7 +540,7 @@ def test_exhaustive_draw_before_the_wall_is_used_up(tmp_path: Path) -> None:
 
 
 def test_later_hands_are_checked_afresh(tmp_path: Path) -> None:
-    doc = _doc(REC_4P)
+    doc = ms_doc(REC_4P)
     for hand in (0, 2):
         data = _new_round(doc, hand)
         _swap(data, 0, 1)
@@ -591,10 +558,10 @@ def test_later_hands_are_checked_afresh(tmp_path: Path) -> None:
 
 
 def test_replay_wall_whole_layout(capsys: pytest.CaptureFixture[str]) -> None:
-    path = _path(GDR_4P)
+    path = ms_path(GDR_4P)
     assert main(["replay", str(path), "--round", "E1-0", "--wall"]) in (0, None)
     text = capsys.readouterr().out
-    stated = _new_round(_doc(GDR_4P), 0)["sha256"]
+    stated = _new_round(ms_doc(GDR_4P), 0)["sha256"]
     assert "E1-0 wall: Mahjong Soul, 4 players, 136 tiles (the whole wall), dealer seat 0" in text
     assert f"hash: sha256 {stated} matches the paishan" in text
     assert "8s 5p 1m 9m 3s 5s 6p 1s 8p 3z 6m 1m 9m 0s" in text  # East's 14, as dealt
@@ -604,7 +571,7 @@ def test_replay_wall_whole_layout(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_replay_wall_after_the_deal_with_kita(tmp_path: Path) -> None:
-    log = load(str(_path(REC_3P)))
+    log = load(str(ms_path(REC_3P)))
     text = render_round_wall(log, resolve_rules(log, "auto"), 0)
     assert "3 players, 68 tiles (the wall after the deal)" in text
     assert "live wall: 50 draws, paishan[0] to paishan[49] (after 4 replacement draws)" in text
@@ -613,7 +580,7 @@ def test_replay_wall_after_the_deal_with_kita(tmp_path: Path) -> None:
 
 
 def test_replay_wall_shows_the_hash_mismatch(tmp_path: Path) -> None:
-    doc = _doc(REC_4P)
+    doc = ms_doc(REC_4P)
     data = _new_round(doc, 0)
     _swap(data, 0, 1)
     path = tmp_path / "hash.json"
