@@ -254,6 +254,8 @@ class _Reader:
         self.last_kan: tuple[int, Tile] | None = None  # a kan or kita that can be robbed
         self.red_suits: set[str] = set()
         self.in_round = False
+        self.riichi = 0  # riichi accepted in this hand
+        self.kans = 0  # kans made in this hand
 
     # -- the game ------------------------------------------------------------------
 
@@ -498,6 +500,8 @@ class _Reader:
         self.scores = list(scores)  # four entries
         self.last_discarder = None
         self.last_kan = None
+        self.riichi = 0
+        self.kans = 0
         self.in_round = True
         self.events.append(
             RoundStart(
@@ -545,6 +549,7 @@ class _Reader:
         if type(score) is not int:
             raise _Fail(f"'liqi.score' is {short(score)}, not a whole number")
         self.scores[seat] = score
+        self.riichi += 1
         self.events.append(RiichiAccepted(self.pos, seat, tuple(self.scores)))
 
     def on_deal(self, rec: dict[str, Any]) -> None:
@@ -593,6 +598,7 @@ class _Reader:
         if type(from_seat) is not int or not 0 <= from_seat < self.players:
             raise _Fail(f"the called tile comes from {short(from_seat)}, not a seat")
         meld = Meld(kind, tuple(sorted(tiles)), tiles[k], from_seat)
+        self.kans += kind is MeldKind.DAIMINKAN
         self.melds[seat].append(meld)
         self.events.append(DeclareMeld(self.pos, seat, meld))
         self.last_kan = None
@@ -622,6 +628,7 @@ class _Reader:
             self.last_kan = (seat, tile)
         else:
             raise _Fail(f"kan type {kind_no} is not 2 (added kan) or 3 (closed kan)")
+        self.kans += 1
         self.melds[seat].append(meld)
         self.events.append(DeclareMeld(self.pos, seat, meld))
         for t in self.new_doras(rec):
@@ -831,6 +838,10 @@ class _Reader:
         if kind not in LIUJU_KINDS:
             raise _Fail(f"abortive draw type {kind} is not one of 1-5")
         reason = DrawReason(LIUJU_KINDS[kind])
+        if kind > 2 and self.riichi == self.players == 4:
+            reason = DrawReason.SUUCHA_RIICHI
+        elif kind > 2 and self.kans >= 4:
+            reason = DrawReason.SUUKAIKAN
         shown: tuple[tuple[int, tuple[Tile, ...]], ...] = ()
         if reason is DrawReason.KYUUSHU and rec.get("tiles"):
             shown = ((self.seat(rec), _tiles(rec.get("tiles"), "tiles")),)

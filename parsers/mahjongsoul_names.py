@@ -81,8 +81,11 @@ SEAT_WIND_FAN = 10
 ROUND_WIND_FAN = 11
 KITA_FAN = 34
 
-# RecordLiuJu ``type``: the abortive draws (liqi.proto ``RecordLiuJu``; 1 is the
-# only kind in the corpus: 2 records, both nine different terminals and honours).
+# RecordLiuJu ``type``: the abortive draws. 1 (nine terminals) is the only kind in
+# the corpus (2 records); 2 is four winds by every reader of the format. Above 2 the
+# readers disagree, so the reader tells four riichi from four kans by what the hand
+# shows (four sticks accepted, four kans made) and uses this table only when the
+# hand shows neither (liqi.proto leaves the field without an enum).
 LIUJU_KINDS = {
     1: "kyuushu",
     2: "suufon-renda",

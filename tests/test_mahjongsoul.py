@@ -35,7 +35,8 @@ from parsers.sources import load_bytes
 from tests.ms_records import GDR_3P, GDR_4P, ms_doc, ms_path, ms_records, raw_files
 
 REC_4P = "raw-records/220420-4b5f75bc-d0eb-469a-b34c-bb082c014444.json"  # a double ron
-REC_3P = "raw-records/220507-5375d110-e849-4f69-aa6d-838f813a81da.json"  # kita, abortive draws
+REC_3P = "raw-records/220507-5375d110-e849-4f69-aa6d-838f813a81da.json"  # kita, kans
+REC_LIUJU = "raw-records/220419-c7d0fa72-9b5b-4669-8653-82bdc19d3f53.json"  # nine terminals
 
 
 def _audit(doc: Any, name: str = "tampered.json") -> FileAudit:
@@ -192,8 +193,7 @@ def test_double_ron_splits_the_records_one_delta() -> None:
 
 
 def test_exhaustive_draws_claim_tenpai_and_payments() -> None:
-    path = "raw-records/220419-c7d0fa72-9b5b-4669-8653-82bdc19d3f53.json"
-    log = load_bytes(ms_path(path).read_bytes(), path)
+    log = load_bytes(ms_path(REC_LIUJU).read_bytes(), REC_LIUJU)
     draws = [
         e for e in log.events if isinstance(e, RoundDraw) and e.reason is DrawReason.EXHAUSTIVE
     ]
@@ -351,3 +351,20 @@ def test_kokushi_robbing_a_closed_kan_is_read_off_the_kans_declarer() -> None:
     # Under Tenhou's rules the same ron is not allowed.
     tenhou = audit_log(log, resolve_rules(log, "tenhou"))
     assert "illegal-call" in {f.code for f in tenhou.findings}
+
+
+@pytest.mark.parametrize(
+    ("kind", "reason"),
+    [(1, DrawReason.KYUUSHU), (2, DrawReason.SUUFON_RENDA), (3, DrawReason.SUUKAIKAN)],
+)
+def test_abortive_draw_kinds(kind: int, reason: DrawReason) -> None:
+    """RecordLiuJu ``type``: 1 nine terminals, 2 four winds; above 2 what the hand
+    shows decides, else the table (the audit then judges whether it could happen)."""
+    doc = ms_doc(REC_LIUJU)
+    liuju = next(d for n, d in ms_records(doc) if n == "RecordLiuJu")
+    liuju["type"] = kind
+    log = load_bytes(json.dumps(doc).encode(), "liuju.json")
+    draws = [e for e in log.events if isinstance(e, RoundDraw) and e.reason.abortive]
+    assert draws[0].reason is reason
+    shown = draws[0].claims.hands
+    assert bool(shown) is (reason is DrawReason.KYUUSHU)
