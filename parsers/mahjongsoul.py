@@ -130,7 +130,11 @@ def is_mahjongsoul(obj: object) -> bool:
         return False
     found = _records_of(obj)
     if found is None:
-        return False
+        # A game head whose records were not decoded (the protobuf bytes, or only the
+        # ``data_url`` they can be fetched from): a Mahjong Soul file all the same,
+        # refused by the reader with that reason.
+        head = obj.get("head")
+        return isinstance(head, dict) and "uuid" in head and ("data" in obj or "data_url" in obj)
     head, items, _ = found
     if "uuid" in head or "config" in head:
         return True
@@ -164,6 +168,13 @@ def parse_mahjongsoul_object(obj: object, path: str) -> GameLog:
         raise LogFormatError(path, "top level", "not a Mahjong Soul record: expected an object")
     found = _records_of(obj)
     if found is None:
+        if isinstance(obj.get("head"), dict):
+            raise LogFormatError(
+                path,
+                "data",
+                "a Mahjong Soul game whose records are not decoded (no 'actions' or "
+                "'records' list): decode its GameDetailRecords first",
+            )
         raise LogFormatError(
             path, "top level", "not a Mahjong Soul record: no 'actions' or 'records' list"
         )

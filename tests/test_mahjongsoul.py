@@ -368,3 +368,12 @@ def test_abortive_draw_kinds(kind: int, reason: DrawReason) -> None:
     assert draws[0].reason is reason
     shown = draws[0].claims.hands
     assert bool(shown) is (reason is DrawReason.KYUUSHU)
+
+
+def test_a_game_head_without_decoded_records_is_refused_as_such() -> None:
+    doc = ms_doc(GDR_4P)
+    doc["data"] = "CiUubHEuR2FtZURldGFpbFJlY29yZHM="  # the protobuf bytes, not decoded
+    with pytest.raises(LogFormatError) as err:
+        load_bytes(json.dumps(doc).encode(), "undecoded.json")
+    assert err.value.position == "data"
+    assert "records are not decoded" in err.value.message
