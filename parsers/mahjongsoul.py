@@ -199,7 +199,10 @@ def _iter_records(items: list[Any], unit: str) -> Iterator[tuple[int, str, dict[
         name = inner.get("name")
         if not isinstance(name, str):
             raise _Fail(f"{unit} {k}: a record without a 'name'")
-        rec = inner.get("data", {})
+        if "data" in inner:
+            rec = inner["data"]
+        else:  # a decoder that writes the record's fields beside its name
+            rec = {key: value for key, value in inner.items() if key != "name"}
         if not isinstance(rec, dict):
             raise _Fail(
                 f"{unit} {k} ({name}): 'data' is {short(rec)}, not a decoded record "

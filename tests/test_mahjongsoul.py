@@ -377,3 +377,14 @@ def test_a_game_head_without_decoded_records_is_refused_as_such() -> None:
         load_bytes(json.dumps(doc).encode(), "undecoded.json")
     assert err.value.position == "data"
     assert "records are not decoded" in err.value.message
+
+
+def test_records_written_with_their_fields_beside_the_name_read_alike() -> None:
+    doc = ms_doc(REC_3P)
+    flat = {
+        "meta": doc["meta"],
+        "records": [{"name": r["name"], **r["data"]} for r in doc["records"]],
+    }
+    a = load_bytes(json.dumps(doc).encode(), "a.json")
+    b = load_bytes(json.dumps(flat).encode(), "a.json")
+    assert _plain(a) == _plain(b)
