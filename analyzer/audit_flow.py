@@ -188,15 +188,19 @@ def check_game_end(
         return [], 0, 0  # the log's own error line says it broke off (audit._unfinished)
     if game.end is None:
         name = _END_NAMES.get(log.format, "final result")
-        return [
-            _game_error(
-                log,
-                last,
-                f"the log stops at {last.label} without the game's result (no {name}): "
-                "the game is cut short",
-                len(log.events) - 1,
-            )
-        ], 1, 0
+        return (
+            [
+                _game_error(
+                    log,
+                    last,
+                    f"the log stops at {last.label} without the game's result (no {name}): "
+                    "the game is cut short",
+                    len(log.events) - 1,
+                )
+            ],
+            1,
+            0,
+        )
     claims = game.end.claims
     if claims.final_scores is None and claims.results is None:
         return [], 0, 0  # an excerpt: the format records no result here

@@ -56,16 +56,35 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--format", dest="fmt", action="append", default=None,
-                        choices=["tenhou-xml", "tenhou-json", "mjai"])
-    parser.add_argument("--time-limit", type=float, default=20.0, metavar="SECONDS",
-                        help="Bound on one case (an internal error when exceeded).")
-    parser.add_argument("--only", default=None, metavar="FORMAT:FILE:SEED",
-                        help="Replay one case by its name and print its outcome.")
-    parser.add_argument("--report", action="store_true",
-                        help="Also build each readable game's HTML page (slower).")
-    parser.add_argument("--save", type=Path, default=None,
-                        help="Folder to write the mutated bytes of each internal error to.")
+    parser.add_argument(
+        "--format",
+        dest="fmt",
+        action="append",
+        default=None,
+        choices=["tenhou-xml", "tenhou-json", "mjai"],
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=20.0,
+        metavar="SECONDS",
+        help="Bound on one case (an internal error when exceeded).",
+    )
+    parser.add_argument(
+        "--only",
+        default=None,
+        metavar="FORMAT:FILE:SEED",
+        help="Replay one case by its name and print its outcome.",
+    )
+    parser.add_argument(
+        "--report", action="store_true", help="Also build each readable game's HTML page (slower)."
+    )
+    parser.add_argument(
+        "--save",
+        type=Path,
+        default=None,
+        help="Folder to write the mutated bytes of each internal error to.",
+    )
     args = parser.parse_args()  # fmt: skip
 
     if args.only:

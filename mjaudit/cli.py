@@ -567,8 +567,11 @@ def merge(shards: tuple[str, ...], into: str, lock_wait: float) -> None:
 
 @cli.command()
 @_STORE
-@click.option("--repair", is_flag=True,
-              help="First drop missing or damaged parts; the next audit --store redoes them.")
+@click.option(
+    "--repair",
+    is_flag=True,
+    help="First drop missing or damaged parts; the next audit --store redoes them.",
+)
 @_LOCK_WAIT
 def compact(store: str, repair: bool, lock_wait: float) -> None:
     """Rewrite a store's many small part files as a few large ones.

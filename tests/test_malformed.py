@@ -507,7 +507,7 @@ def test_score_still_scores_four_of_a_kind(capsys: pytest.CaptureFixture[str]) -
 
 def test_odd_digits_in_a_players_dan_and_rate_leave_them_unknown() -> None:
     data = _xml(lambda t: t.replace('dan="10,10,10,10"', 'dan="1\u2070,10,10,10"', 1))
-    data = data.replace(b'rate="1500.00,', "rate=\"\u2074500.00,".encode(), 1)
+    data = data.replace(b'rate="1500.00,', 'rate="\u2074500.00,'.encode(), 1)
     log = load_bytes(data, "dan.xml")
     first, second = log.start.players[0], log.start.players[1]
     assert (first.dan, first.rate) == (None, None)
