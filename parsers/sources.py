@@ -136,12 +136,19 @@ def read_regular_file(path: str, limit: int = DEFAULT_MAX_INPUT) -> bytes:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise LogFormatError(path, "", f"cannot read: {exc.strerror or exc}") from None
+    try:
+        # Before the descriptor becomes a file object, which refuses a folder with
+        # an exception of its own.
+        problem = regular_file_problem(os.fstat(fd).st_mode)
+    except OSError as exc:
+        os.close(fd)
+        raise LogFormatError(path, "", f"cannot read: {exc.strerror or exc}") from None
+    if problem is not None:
+        os.close(fd)
+        raise LogFormatError(path, "", problem)
     with os.fdopen(fd, "rb", buffering=0) as fh:
         try:
             st = os.fstat(fd)
-            problem = regular_file_problem(st.st_mode)
-            if problem is not None:
-                raise LogFormatError(path, "", problem)
             if st.st_size > limit:
                 raise too_large(path, limit, st.st_size)
             data = fh.read(st.st_size + 1)

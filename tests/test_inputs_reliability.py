@@ -269,6 +269,15 @@ def test_a_fifo_is_refused_by_its_type(tmp_path: Path) -> None:
         assert done.returncode == 2 and "a FIFO" in done.stderr
 
 
+def test_a_folder_given_to_the_library_reader_is_refused_by_its_type(tmp_path: Path) -> None:
+    """``parsers.load`` on a folder: the input error, not the file object's exception."""
+    from mjaudit.errors import LogFormatError
+    from parsers import load
+
+    with pytest.raises(LogFormatError, match="a folder, not a regular file"):
+        load(str(tmp_path))
+
+
 def test_stdin_is_still_read(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
