@@ -244,11 +244,27 @@ def audit_log(
         rounds=len(game.rounds),
         wins=wins,
         draws=draws,
-        findings=_with_causes(findings, links),
+        findings=_located(_with_causes(findings, links), log),
         checks=tuple(sorted(checks.items())),
         replay=game if keep_replay else None,
         furiten=tracker if keep_replay else None,
     )
+
+
+def _located(findings: tuple[Finding, ...], log: GameLog) -> tuple[Finding, ...]:
+    """The findings with ``source``: where in the file each one points."""
+    if not findings:
+        return findings
+    events = log.events
+    game = events[0].pos.where if events else None
+    out = []
+    for f in findings:
+        if f.source is None:
+            at = f.event
+            where = events[at].pos.where if at is not None and 0 <= at < len(events) else game
+            f = replace(f, source=where)
+        out.append(f)
+    return tuple(out)
 
 
 def _first_by_event(found: list[Finding], causes: dict[int, Finding]) -> None:

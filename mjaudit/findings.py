@@ -69,6 +69,12 @@ class Finding:
     ``cause`` is set on a finding that follows from an earlier one (a chain break
     that a wrong payment explains): the index, in the same file's findings, of the
     finding that explains it. ``None``: the finding stands on its own.
+
+    ``source`` is where in the file the finding points, in the file's own terms:
+    ``element 412 <AGARI>`` (Tenhou XML), ``line 17`` (mjai), the kyoku and entry
+    (Tenhou JSON), ``action 17 <RecordHule>`` (Mahjong Soul). The audit sets it from
+    the event the finding is about (``event`` is that event's index in the parsed
+    list), or from the game's first event for a finding about the whole game.
     """
 
     code: str
@@ -81,6 +87,7 @@ class Finding:
     expected: JsonValue = None
     actual: JsonValue = None
     cause: int | None = None
+    source: str | None = None
 
     def to_json(self) -> dict[str, JsonValue]:
         out: dict[str, JsonValue] = {
@@ -89,6 +96,7 @@ class Finding:
             "path": self.path,
             "round": self.round,
             "event": self.event,
+            "source": self.source,
             "seat": self.seat,
             "message": self.message,
             "expected": self.expected,

@@ -111,7 +111,12 @@ def render_json(results: Sequence[FileAudit]) -> str:
 
 def _finding_line(f: Finding, found: Sequence[Finding] = ()) -> str:
     seat = f" seat {f.seat}" if f.seat is not None else ""
-    return f"  {f.severity.value:<7} {f.code}{seat}: {f.message}{_follows(f, found)}"
+    return f"  {f.severity.value:<7} {f.code}{seat}: {f.message}{_follows(f, found)}{_at(f)}"
+
+
+def _at(f: Finding) -> str:
+    """`` [element 412 <AGARI>]``: where in the file, as every output shows it."""
+    return f" [{f.source}]" if f.source else ""
 
 
 def _follows(f: Finding, found: Sequence[Finding]) -> str:
@@ -164,14 +169,14 @@ def render_junit(results: Sequence[FileAudit]) -> str:
         body = ""
         if bad:
             failures += 1
-            text = "\n".join(f"{f.round or '-'} {f.code}: {f.message}" for f in bad)
+            text = "\n".join(f"{f.round or '-'} {f.code}: {f.message}{_at(f)}" for f in bad)
             body = (
                 f"\n    <failure message={_quoteattr(f'{len(bad)} error findings')}"
                 f' type="mjaudit">{_escape(text)}</failure>'
             )
         notes = [f for f in r.findings if f.severity.value != "error"]
         if notes:
-            out = "\n".join(f"{f.severity.value} {f.code}: {f.message}" for f in notes)
+            out = "\n".join(f"{f.severity.value} {f.code}: {f.message}{_at(f)}" for f in notes)
             body += f"\n    <system-out>{_escape(out)}</system-out>"
         cases.append(f"{head}{body}\n  </testcase>" if body else f"{head}</testcase>")
     return (

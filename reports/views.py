@@ -100,6 +100,8 @@ class FindingRow:
     message: str
     where: str
     href: str
+    # Where in the file, as the text, JSON and JUnit outputs say it.
+    source: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +236,7 @@ def _finding_rows(
             found = next((k for k, rnd in enumerate(rounds) if rnd.label == f.round), None)
             if found is not None:
                 href, where = f"#r{found}", f.round
-        out.append(FindingRow(f.severity.value, f.code, f.message, where, href))
+        out.append(FindingRow(f.severity.value, f.code, f.message, where, href, f.source or ""))
     return tuple(out)
 
 
