@@ -58,11 +58,13 @@ def error_codes(result: FileAudit) -> list[str]:
 
 @pytest.fixture
 def logs(tmp_path: Path) -> Path:
-    """A dozen corpus logs in a folder (the sample logs where the corpus is absent)."""
+    """A dozen corpus logs in a folder (where the corpus is absent, the sample logs
+    that audit clean: broken_dora.xml is broken on purpose)."""
     d = tmp_path / "logs"
     d.mkdir()
     found = sorted(TENHOU_XML.glob("*.xml"))[:12] if TENHOU_XML.is_dir() else []
-    for p in found or sorted(SAMPLES.glob("*.xml")):
+    clean = [p for p in sorted(SAMPLES.glob("*.xml")) if p.name != "broken_dora.xml"]
+    for p in found or clean:
         shutil.copy(p, d / p.name)
     return d
 

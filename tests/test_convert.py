@@ -169,10 +169,9 @@ def cut_games(draw: st.DrawFn) -> GameLog:
 
 @pytest.mark.corpus
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not available at {CORPUS}")
 @given(game=cut_games(), to=st.sampled_from(["mjai", "tenhou-json"]))
 def test_generated_games_round_trip(game: GameLog, to: str) -> None:
-    if not CORPUS.is_dir():
-        pytest.skip("corpus not available")
     known = to in KNOWN.get(Path(game.path).name, set())
     try:
         back = round_trip(game, to)

@@ -20,7 +20,7 @@ from analyzer import store_parts
 from analyzer.batch import BatchOptions
 from analyzer.store import DB_NAME, Store, StoreError, query, stats
 from mjaudit.cli import main
-from tests.conftest import SAMPLES, run_store
+from tests.conftest import SAMPLES, TENHOU_XML, run_store
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -294,6 +294,10 @@ def _no_magic(p: Path) -> None:
     p.write_bytes(bytes(data))
 
 
+@pytest.mark.skipif(
+    not TENHOU_XML.is_dir(),
+    reason="needs a dozen corpus logs, several store parts (../shared/corpus is absent)",
+)
 @pytest.mark.parametrize(
     ("table", "damage", "problem"),
     [
@@ -427,6 +431,10 @@ for _ in audit_many([sys.argv[1]], BatchOptions(probe=probe), jobs=jobs, batch_s
 """
 
 
+@pytest.mark.skipif(
+    not TENHOU_XML.is_dir(),
+    reason="needs a dozen corpus logs to be killed mid-run (../shared/corpus is absent)",
+)
 @pytest.mark.parametrize("mode", ["driver", "pool"])
 def test_what_a_killed_run_left_is_cleaned_by_the_next(
     logs: Path, tmp_path: Path, mode: str
