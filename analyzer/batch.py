@@ -87,6 +87,9 @@ class BatchOptions:
     part_dir: str | None = None
     probe: Probe | None = None
     max_input_size: int = DEFAULT_MAX_INPUT
+    # Review notes (missed wins, furiten discards): ``--no-review`` leaves them out
+    # of every output, the store's findings table included.
+    review: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,7 +209,7 @@ def _audit_one(loc: Locator, opts: BatchOptions) -> Outcome:
             if not opts.selection.accepts(log.start.rules_hint):
                 return Outcome(_record(loc, "filtered", sha))
             step = "auditing"
-            audit = audit_log(log, resolve_rules(log, opts.rules))
+            audit = audit_log(log, resolve_rules(log, opts.rules), review=opts.review)
     except _TimeLimit:
         return _timed_out(loc, opts)
     except RulesError as exc:

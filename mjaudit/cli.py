@@ -87,7 +87,7 @@ def cli() -> None:
 
 
 def _audit_files(
-    paths: Iterable[str], rules: str, jobs: int, scale: dict[str, Any]
+    paths: Iterable[str], rules: str, jobs: int, scale: dict[str, Any], review: bool = True
 ) -> tuple[list[FileAudit], RunSummary]:
     """Audit through analyzer.batch; with --store only the run's counts are kept."""
     from analyzer.batch import BatchOptions, RunSummary, Shard, audit_many
@@ -109,7 +109,7 @@ def _audit_files(
         raise click.UsageError(str(exc)) from None
     opts = BatchOptions(
         rules=rules, selection=select, time_limit=scale["time_limit"],
-        max_input_size=scale["max_input_size"],
+        max_input_size=scale["max_input_size"], review=review,
     )  # fmt: skip
     summary = RunSummary()
     keep = scale["store"] is None
@@ -223,7 +223,7 @@ def audit(
             load_rules(rules)
         except MjauditError as exc:
             raise _InputError(f"--rules: {exc}") from None
-    results, summary = _audit_files(paths, rules, jobs, scale)
+    results, summary = _audit_files(paths, rules, jobs, scale, review=not no_review)
     if no_review:
         results = [_without_review(r) for r in results]
     for r in results:
@@ -232,8 +232,9 @@ def audit(
     if scale["store"] is not None:
         click.echo(json.dumps(summary.to_json()) if fmt == "json" else summary.text())
         failed = len(results)
-        worst = summary.findings["error"] if fail_on == "error" else sum(summary.findings.values())
-        bad = fail_on != "never" and worst > 0
+        # The same rule as a run without the store: notes never fail a run.
+        counted = {"error": ("error",), "warning": ("error", "warning"), "never": ()}[fail_on]
+        bad = any(summary.findings[s] for s in counted)
         sys.exit(EXIT_BAD_INPUT if failed else EXIT_FINDINGS if bad else EXIT_OK)
     render = {"text": render_text, "json": render_json, "junit": render_junit}[fmt]
     click.echo(render(results))

@@ -172,3 +172,27 @@ def test_inputs_left_out_by_a_selection_are_audited_later(logs: Path, tmp_path: 
     again = run([str(logs)], st)
     assert again.inputs == left_out
     assert again.skipped == first.by_status.get("ok", 0)
+
+
+def test_store_runs_follow_the_same_exit_rule_and_no_review(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An info-only log: notes never fail a run, with or without --store; and
+    --no-review leaves the notes out of a store run as it does of a plain one."""
+    from tests.conftest import CORPUS
+
+    log = CORPUS / "mahjongsoul" / "tenhou-json" / "LiYounian_url_encode_replace.json"
+    if not log.exists():
+        pytest.skip(f"corpus not available: {log}")
+    d = tmp_path / "logs"
+    d.mkdir()
+    shutil.copy(log, d / log.name)
+    assert main(["audit", "--fail-on", "warning", str(d)]) == 0
+    assert "1 notes" in capsys.readouterr().out
+    st = tmp_path / "store"
+    assert main(["audit", "--store", str(st), "--fail-on", "warning", str(d)]) == 0
+    assert "0 errors, 0 warnings, 1 notes" in capsys.readouterr().out
+    quiet = tmp_path / "quiet"
+    assert main(["audit", "--store", str(quiet), "--no-review", str(d)]) == 0
+    assert "0 errors, 0 warnings, 0 notes" in capsys.readouterr().out
+    assert stats(quiet)["findings"] == {"error": 0, "warning": 0, "info": 0}
