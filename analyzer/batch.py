@@ -511,6 +511,9 @@ class RunSummary:
     by_status: dict[str, int] = field(default_factory=dict)
     findings: dict[str, int] = field(default_factory=lambda: {"error": 0, "warning": 0, "info": 0})
     seconds: float = 0.0
+    # The inputs skipped because the store holds them: their stored audits are part
+    # of the run's output and verdict.
+    skipped_keys: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, JsonValue]:
         return {
@@ -614,6 +617,7 @@ def audit_many(
             return False
         if writer is not None and writer.seen(loc.key):
             summary.skipped += 1
+            summary.skipped_keys.append(loc.key)
             return False
         return True
 

@@ -151,7 +151,7 @@ def game_rows(log: GameLog, audit: FileAudit, sha256_hex: str) -> GameRows:
         by_sev[f.severity.value] += 1
         findings.append((
             g, f.code, f.severity.value, f.round, f.event, f.seat, f.message,
-            _json(f.expected), _json(f.actual),
+            _json(f.expected), _json(f.actual), f.source,
         ))  # fmt: skip
     hanchan = None if hint.hanchan is None else int(hint.hanchan)
     game = (

@@ -56,7 +56,7 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
     "findings": (
         ("game", "BIGINT"), ("code", "VARCHAR"), ("severity", "VARCHAR"), ("round", "VARCHAR"),
         ("event", "INTEGER"), ("seat", "INTEGER"), ("message", "VARCHAR"),
-        ("expected", "VARCHAR"), ("actual", "VARCHAR"),
+        ("expected", "VARCHAR"), ("actual", "VARCHAR"), ("source", "VARCHAR"),
     ),
 }  # fmt: skip
 

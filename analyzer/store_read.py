@@ -10,12 +10,13 @@ nothing but the store's part folder.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
 import tempfile
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,12 +25,14 @@ from analyzer import store_guard as guard
 from analyzer import store_parts as sp
 from analyzer.store_catalog import DB_NAME, StoreError
 from analyzer.store_query import check_statement, lock_down
-from mjaudit.findings import JsonValue
+from mjaudit.findings import Finding, JsonValue, Severity
 
 if TYPE_CHECKING:
     import duckdb
 
-__all__ = ["query", "stats", "stats_text"]
+    from analyzer.audit import FileAudit
+
+__all__ = ["query", "stats", "stats_text", "stored_audits"]
 
 
 def _store_db(root: str | os.PathLike[str]) -> Path:
@@ -222,3 +225,86 @@ def stats_text(doc: dict[str, JsonValue]) -> str:
         assert isinstance(x, dict)
         lines.append(f"  {x['status']}: {x['input']}: {x['error']}")
     return "\n".join(lines)
+
+
+def stored_audits(root: str | os.PathLike[str], keys: Collection[str]) -> list[FileAudit]:
+    """The audits a store holds for the inputs ``keys`` (those a re-run skipped),
+    rebuilt from its ``games`` and ``findings`` tables, in the order of ``keys``.
+
+    What the tables do not keep stays empty: the checks' counts and a finding's
+    ``cause``. An input the store holds no game for is left out.
+    """
+    from analyzer.audit import FileAudit
+
+    wanted = {k: n for n, k in enumerate(dict.fromkeys(keys))}
+    if not wanted:
+        return []
+    _, rows = query(
+        root,
+        "SELECT i.key, g.game, g.path, g.format, g.game_id, g.rules, g.rounds, g.wins, "
+        "g.draws FROM inputs i JOIN games g ON g.sha256 = i.sha256",
+    )
+    heads: dict[str, tuple[object, ...]] = {}
+    games: dict[object, list[str]] = {}
+    for row in rows:
+        key = str(row[0])
+        if key in wanted and key not in heads:
+            heads[key] = row
+            games.setdefault(row[1], []).append(key)
+    found: dict[object, list[Finding]] = {g: [] for g in games}
+    _, rows = query(
+        root,
+        "SELECT game, code, severity, round, event, seat, message, expected, actual, source "
+        "FROM findings",
+    )
+    for game, code, severity, rnd, event, seat, message, expected, actual, source in rows:
+        if game in found:
+            found[game].append(
+                Finding(
+                    str(code),
+                    Severity(str(severity)),
+                    str(message),
+                    "",
+                    None if rnd is None else str(rnd),
+                    None if event is None else int(str(event)),
+                    None if seat is None else int(str(seat)),
+                    _stored_value(expected),
+                    _stored_value(actual),
+                    source=None if source is None else str(source),
+                )
+            )
+    out: list[FileAudit] = []
+    for key in sorted(heads, key=wanted.__getitem__):
+        _, game, path, fmt, game_id, rules, rounds, wins, draws = heads[key]
+        name = str(path)
+        findings = tuple(
+            Finding(
+                f.code, f.severity, f.message, name, f.round, f.event, f.seat,
+                f.expected, f.actual, source=f.source,
+            )
+            for f in found[game]
+        )  # fmt: skip
+        out.append(
+            FileAudit(
+                name,
+                None if fmt is None else str(fmt),
+                None if game_id is None else str(game_id),
+                None if rules is None else str(rules),
+                int(str(rounds or 0)),
+                int(str(wins or 0)),
+                int(str(draws or 0)),
+                findings=findings,
+            )
+        )
+    return out
+
+
+def _stored_value(text: object) -> JsonValue:
+    """A finding's expected or actual value as the store wrote it (JSON text)."""
+    if text is None:
+        return None
+    try:
+        value: JsonValue = json.loads(str(text))
+    except ValueError:
+        return str(text)
+    return value

@@ -89,7 +89,8 @@ def cli() -> None:
 def _audit_files(
     paths: Iterable[str], rules: str, jobs: int, scale: dict[str, Any], review: bool = True
 ) -> tuple[list[FileAudit], RunSummary]:
-    """Audit through analyzer.batch; with --store only the run's counts are kept."""
+    """Audit through analyzer.batch. With --store, the inputs the store already held
+    are skipped and their stored audits are returned with the new ones."""
     from analyzer.batch import BatchOptions, RunSummary, Shard, audit_many
     from analyzer.store_catalog import StoreError
     from parsers.containers import Selection
@@ -112,7 +113,6 @@ def _audit_files(
         max_input_size=scale["max_input_size"], review=review,
     )  # fmt: skip
     summary = RunSummary()
-    keep = scale["store"] is None
     results: list[FileAudit] = []
     try:
         for o in audit_many(
@@ -120,8 +120,12 @@ def _audit_files(
             executor=scale["executor"], scheduler=scale["scheduler"], progress=scale["progress"],
             summary=summary, lock_wait=scale["lock_wait"],
         ):  # fmt: skip
-            if o.audit is not None and (keep or o.audit.error is not None):
+            if o.audit is not None:
                 results.append(o.audit)
+        if scale["store"] is not None and summary.skipped_keys:
+            from analyzer.store_read import stored_audits
+
+            results.extend(stored_audits(scale["store"], summary.skipped_keys))
     except unavailable as exc:
         raise click.UsageError(str(exc)) from None
     except StoreError as exc:  # a store that is locked, damaged or not a store
@@ -229,15 +233,18 @@ def audit(
     for r in results:
         if r.error is not None:
             _complain(r.error)
-    if scale["store"] is not None:
-        click.echo(json.dumps(summary.to_json()) if fmt == "json" else summary.text())
-        failed = len(results)
-        # The same rule as a run without the store: notes never fail a run.
-        counted = {"error": ("error",), "warning": ("error", "warning"), "never": ()}[fail_on]
-        bad = any(summary.findings[s] for s in counted)
-        sys.exit(EXIT_BAD_INPUT if failed else EXIT_FINDINGS if bad else EXIT_OK)
     render = {"text": render_text, "json": render_json, "junit": render_junit}[fmt]
-    click.echo(render(results))
+    if scale["store"] is None:
+        click.echo(render(results))
+    else:
+        # The same output and verdict as a run without the store, the inputs it
+        # skipped included (their stored audits). What the run itself did follows:
+        # a last line of the text, "run" in the JSON, a line on stderr with JUnit.
+        if fmt == "json":
+            click.echo(render_json(results, run=summary.to_json()))
+        else:
+            click.echo(render(results))
+            click.echo(summary.text(), err=fmt == "junit")
     sys.exit(_exit_code(results, fail_on))
 
 

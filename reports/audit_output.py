@@ -84,7 +84,8 @@ def totals(results: Sequence[FileAudit]) -> dict[str, JsonValue]:
     }
 
 
-def render_json(results: Sequence[FileAudit]) -> str:
+def render_json(results: Sequence[FileAudit], run: dict[str, JsonValue] | None = None) -> str:
+    """The audit document; ``run`` (a ``--store`` run's own counts) is added as is."""
     doc: dict[str, JsonValue] = {
         "schema": "mjaudit.audit/1",
         "totals": totals(results),
@@ -102,6 +103,8 @@ def render_json(results: Sequence[FileAudit]) -> str:
         ],
         "findings": [f.to_json() for r in results for f in r.findings],
     }
+    if run is not None:
+        doc["run"] = run
     # Control characters are escaped by json itself. A lone surrogate (an undecodable
     # byte of a file name) would make the text invalid UTF-8: it is written as its
     # JSON escape, \udcNN, which reads back as the same string.

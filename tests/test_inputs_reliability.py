@@ -144,13 +144,20 @@ def test_unreadable_zip_members_with_a_store_run_twice(
     args = ("audit", "--store", store, "--format", "json", "-j", jobs, "--batch", "16", str(z))
     code, out, err = run(capsys, *args)
     assert code == 2 and len(err_lines(err)) == 3
-    assert json.loads(out)["status"] == {"error": 3, "ok": 2}
+    first = json.loads(out)
+    assert first["run"]["status"] == {"error": 3, "ok": 2}
     # The second run skips the two stored games and reads the three bad members again
     # (an input recorded as an error is retried: its failure may have been the run's).
     code, out, err = run(capsys, *args)
     second = json.loads(out)
     assert code == 2 and len(err_lines(err)) == 3
-    assert second["skipped"] == 2 and second["inputs"] == 3
+    assert second["run"]["skipped"] == 2 and second["run"]["inputs"] == 3
+    # The skipped games are in the output all the same, with their stored findings.
+    assert second["totals"]["games"] == 2 and second["totals"]["unreadable"] == 3
+    assert second["totals"]["findings"] == first["totals"]["findings"]
+    assert second["findings"] == first["findings"] or sorted(
+        (f["code"], f["round"], f["message"]) for f in second["findings"]
+    ) == sorted((f["code"], f["round"], f["message"]) for f in first["findings"])
     doc = stats(store)
     assert doc["inputs"] == {"error": 3, "ok": 2} and doc["games"] == 2
     expected = sum(len(audit_path(str(p)).findings) for p in

@@ -107,9 +107,15 @@ def test_cli_store_stats_and_query(
     st = str(tmp_path / "store")
     assert main(["audit", "--store", st, "--format", "json", str(logs)]) == 0
     run_doc = json.loads(capsys.readouterr().out)
-    assert run_doc["status"] == {"ok": len(os.listdir(logs))}
+    assert run_doc["schema"] == "mjaudit.audit/1"
+    assert run_doc["run"]["status"] == {"ok": len(os.listdir(logs))}
     assert main(["audit", "--store", st, str(logs)]) == 0
-    assert f"skipped {len(os.listdir(logs))}" in capsys.readouterr().out
+    again = capsys.readouterr().out
+    assert f"skipped {len(os.listdir(logs))}" in again
+    # The skipped games are reported as a plain run reports them.
+    assert main(["audit", str(logs)]) == 0
+    plain = capsys.readouterr().out
+    assert again.splitlines()[:-1] == plain.splitlines()
     assert main(["stats", "--store", st, "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["games"] == len(os.listdir(logs))

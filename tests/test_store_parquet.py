@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from analyzer import store_parts
+from analyzer.audit import AUDIT_VERSION
 from analyzer.batch import RunSummary, audit_many
 from analyzer.store import DB_NAME, Store, StoreError, compact, query, stats, write_part
 from analyzer.store_catalog import InputRecord
@@ -36,7 +37,7 @@ def run(paths: list[str], store: Path, **kw: object) -> RunSummary:
 
 
 def parts(st: Path, table: str) -> list[Path]:
-    return sorted((st / "v1" / table).glob("*.parquet"))
+    return sorted((st / f"v{AUDIT_VERSION}" / table).glob("*.parquet"))
 
 
 def test_layout_catalog_and_one_part_per_table(logs: Path, tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from analyzer import store_parts
+from analyzer.audit import AUDIT_VERSION
 from analyzer.batch import BatchOptions
 from analyzer.store import DB_NAME, Store, StoreError, query, stats
 from mjaudit.cli import main
@@ -49,7 +50,7 @@ def one_line(err: str) -> str:
 
 
 def part_files(st: Path, table: str) -> list[Path]:
-    return sorted((st / "v1" / table).glob("*.parquet"))
+    return sorted((st / f"v{AUDIT_VERSION}" / table).glob("*.parquet"))
 
 
 # ---- query: one read-only statement, nothing outside the store ------------------
@@ -254,7 +255,7 @@ def test_the_catalog_records_each_part_file_with_its_checksum(store: Path) -> No
     conn.close()
     assert sorted(t for _, t, _, _ in rows) == ["findings", "games", "hands"]
     for part, table, size, sha in rows:
-        data = (store / "v1" / table / f"{part}.parquet").read_bytes()
+        data = (store / f"v{AUDIT_VERSION}" / table / f"{part}.parquet").read_bytes()
         assert (len(data), hashlib.sha256(data).hexdigest()) == (size, sha)
 
 
@@ -461,9 +462,11 @@ def test_what_a_killed_run_left_is_cleaned_by_the_next(
     orphan_src = tmp_path / "whole"
     run([str(logs)], orphan_src)
     for t in ("games", "hands", "findings"):
-        (st / "v1" / t).mkdir(parents=True, exist_ok=True)
-        shutil.copy(part_files(orphan_src, t)[0], st / "v1" / t / "part-orphan.parquet")
-        (st / "v1" / t / "part-half.parquet.tmp").write_bytes(b"PAR1")
+        (st / f"v{AUDIT_VERSION}" / t).mkdir(parents=True, exist_ok=True)
+        shutil.copy(
+            part_files(orphan_src, t)[0], st / f"v{AUDIT_VERSION}" / t / "part-orphan.parquet"
+        )
+        (st / f"v{AUDIT_VERSION}" / t / "part-half.parquet.tmp").write_bytes(b"PAR1")
     again = run([str(logs)], st)
     assert again.by_status == {"ok": len(names)} or again.skipped > 0
     assert stats(st) == stats(orphan_src)
