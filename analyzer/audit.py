@@ -8,16 +8,17 @@ problem with the input: an unreadable file becomes a :class:`FileAudit` with
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from analyzer.audit_draws import check_draw, shown_hands_checked
 from analyzer.audit_flow import check_game_end, check_results, check_riichi_order
 from analyzer.audit_scores import ChainState, Link, check_chain
 from analyzer.audit_wall import check_wall
-from analyzer.audit_wins import check_win_tiles, check_wins
+from analyzer.audit_wins import WinCheck, check_win_tiles, check_wins
 from analyzer.final import FinalDiff, FinalResult, check_final, csrule_undecoded, game_date
 from analyzer.furiten import FuritenTracker
-from analyzer.replay import replay
+from analyzer.replay import ReplayObserver, replay
 from analyzer.state import GameReplay
 from mjaudit.errors import LogFormatError
 from mjaudit.events import DeclareMeld, DoraReveal, GameLog, RoundDraw, Win
@@ -50,6 +51,9 @@ class FileAudit:
     checks: tuple[tuple[str, int], ...] = ()
     replay: GameReplay | None = field(default=None, compare=False)
     furiten: FuritenTracker | None = field(default=None, compare=False)
+    # With ``keep_replay``: what the checks derived for each win, by round, for the
+    # outputs that show it (the report); empty otherwise.
+    derived_wins: tuple[tuple[WinCheck, ...], ...] = field(default=(), compare=False)
 
 
 def resolve_rules(log: GameLog, spec: str) -> Ruleset:
@@ -149,12 +153,24 @@ def audit_path(
 
 
 def audit_log(
-    log: GameLog, rules: Ruleset, keep_replay: bool = False, review: bool = True
+    log: GameLog,
+    rules: Ruleset,
+    keep_replay: bool = False,
+    review: bool = True,
+    tracker: FuritenTracker | None = None,
+    observers: Sequence[ReplayObserver] = (),
 ) -> FileAudit:
     """Replay and audit one game. ``review`` adds play notes (missed wins and the like);
-    furiten errors are checked either way."""
-    tracker = FuritenTracker(rules, log.path, review)
-    game = replay(log, rules, observers=[tracker])
+    furiten errors are checked either way.
+
+    The game is replayed once. A caller that shows the game (the report) passes its
+    own ``observers``, which watch that one replay after the furiten ``tracker`` (its
+    own, when it reads the tracker as the replay goes), and ``keep_replay`` to get
+    the replay, the tracker and what the checks derived for each win back.
+    """
+    if tracker is None:
+        tracker = FuritenTracker(rules, log.path, review)
+    game = replay(log, rules, observers=[tracker, *observers])
     findings: list[Finding] = []
     checks: Counter[str] = Counter()
     for note in rules.assumed:
@@ -173,16 +189,28 @@ def audit_log(
     # follow from an earlier one: turned into ``cause`` indexes once sorted.
     causes: dict[int, Finding] = {}
     links: list[Link] = []
+    derived: list[tuple[WinCheck, ...]] = []
     for rnd in game.rounds:
         findings.extend(rnd.findings)
+        checked_wins: list[WinCheck] | None = [] if keep_replay else None
+        if keep_replay:
+            derived.append(())
         if not rnd.complete:
             continue
         found, checked = check_win_tiles(rnd, log.events, log.path)
         findings.extend(found)
         checks["win_tiles_checked"] += checked
         found, scored, compared = check_wins(
-            rnd, rules, log.path, players, settled, ura_recorded=log.format != "mjai"
+            rnd,
+            rules,
+            log.path,
+            players,
+            settled,
+            ura_recorded=log.format != "mjai",
+            derived=checked_wins,
         )
+        if checked_wins is not None:
+            derived[-1] = tuple(checked_wins)
         findings.extend(found)
         _first_by_event(found, causes)
         checks["wins_scored"] += scored
@@ -251,6 +279,7 @@ def audit_log(
         checks=tuple(sorted(checks.items())),
         replay=game if keep_replay else None,
         furiten=tracker if keep_replay else None,
+        derived_wins=tuple(derived),
     )
 
 

@@ -8,7 +8,7 @@ expected (recomputed) and actual (logged) value.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from analyzer.audit_common import error
 from analyzer.points import base_points, hand_payments, settle_win
@@ -22,7 +22,24 @@ from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
 
-__all__ = ["check_win_tiles", "check_wins", "expected_pao", "tenhou_yaku"]
+__all__ = ["WinCheck", "check_win_tiles", "check_wins", "expected_pao", "tenhou_yaku"]
+
+
+@dataclass(frozen=True, slots=True)
+class WinCheck:
+    """What the audit derived for one win: the recomputed result (None with the
+    reason in ``error`` when the hand is not a scorable win), the settlement it
+    compared with the log's deltas, and the liable player it expected."""
+
+    record: WinRecord
+    result: HandResult | None
+    error: str | None
+    deltas: tuple[int, ...] | None
+    pao: int | None
+    # The limit band as the log writes it for this result (a Tenhou kiriage mangan
+    # is written 0), which the limit check compared.
+    limit: Limit | None = None
+
 
 _DRAGONS = (31, 32, 33)
 _WINDS = (27, 28, 29, 30)
@@ -124,8 +141,12 @@ def check_wins(
     players: int,
     settled: dict[int, tuple[int, ...]] | None = None,
     ura_recorded: bool = True,
+    derived: list[WinCheck] | None = None,
 ) -> tuple[list[Finding], int, int]:
     """Findings for the wins of one round, hands scored, and seat deltas compared.
+
+    ``derived``, when given, receives each win's :class:`WinCheck`: what the checks
+    compared the log with (the report shows it; nothing scores a win twice).
 
     ``ura_recorded`` is False for formats that may leave out a riichi winner's ura
     indicators (some mjai dialects): the ura han are then read back from the log's
@@ -141,6 +162,8 @@ def check_wins(
             message = f"seat {rec.seat} wins, but {exc.message}"
             out.append(error(rnd, path, exc.code, message, rec.event_index, rec.seat))
             takes_sticks = False
+            if derived is not None:
+                derived.append(WinCheck(rec, None, f"{exc.code}: {exc.message}", None, None))
             continue
         scored += 1
         ctx = rec.context
@@ -183,6 +206,10 @@ def check_wins(
         takes_sticks = False
         if settled is not None:
             settled[rec.event_index] = deltas
+        if derived is not None:
+            derived.append(
+                WinCheck(rec, result, None, tuple(deltas), pao, _tenhou_limit(result, rules))
+            )
         if claims.deltas is not None:
             for s in range(4):
                 compared += 1

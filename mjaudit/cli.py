@@ -479,9 +479,10 @@ def replay(
         _fail(failure(path, step, exc))
     try:
         if wall:
+            from analyzer.replay import replay as replay_game
             from reports.wall_text import render_round_wall
 
-            text = render_round_wall(log, ruleset, round_no)
+            text = render_round_wall(log, replay_game(log, ruleset), round_no)
         else:
             text = render_round(log, ruleset, round_no, seat)
     except Exception as exc:

@@ -463,7 +463,7 @@ def _compare(w: ScoredWin, players: int) -> tuple[CompareRow, ...]:
         row("han", claims.han, result.han)
         row("fu", claims.fu, result.fu)
     row("points", claims.points, result.total)
-    limit = result.limit
+    limit = w.limit if w.limit is not None else result.limit
     row(
         "limit",
         _limit(claims.limit) if claims.limit is not None else None,

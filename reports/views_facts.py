@@ -1,8 +1,9 @@
 """Facts about one game, collected once for the game page and the player statistics.
 
-One replay with observers (the furiten tracker, then the board recorder, which
-reads the tracker's timeline), the audit, every win re-scored and settled, and the
-final scores. Views are built from these facts, never from a replay of their own.
+The audit's one replay, watched by the furiten tracker and the board recorder
+(which reads the tracker's timeline), the audit's findings and what it derived for
+every win, and the final scores. Views are built from these facts, never from a
+replay or a scoring of their own.
 """
 
 from __future__ import annotations
@@ -12,16 +13,13 @@ from dataclasses import dataclass
 
 from analyzer.audit import FileAudit, audit_log
 from analyzer.audit_scores import check_chain
-from analyzer.audit_wins import expected_pao
+from analyzer.audit_wins import WinCheck
 from analyzer.final import FinalResult, final_result
 from analyzer.furiten import FuritenTracker
-from analyzer.points import settle_win
-from analyzer.replay import ReplayObserver, RoundState, replay
-from analyzer.scoring import NotAWin, score
-from analyzer.state import GameReplay, RoundReplay, WinRecord
+from analyzer.replay import RoundState
+from analyzer.state import GameReplay
 from mjaudit.events import GameLog
 from mjaudit.findings import Finding
-from mjaudit.hands import HandResult
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile, to_mpsz
 from reports.views_board import Frame, FrameRecorder, SeatState
@@ -29,13 +27,8 @@ from reports.views_board import Frame, FrameRecorder, SeatState
 __all__ = ["GameFacts", "ScoredWin", "collect_game"]
 
 
-@dataclass(frozen=True, slots=True)
-class ScoredWin:
-    record: WinRecord
-    result: HandResult | None
-    error: str | None
-    deltas: tuple[int, ...] | None
-    pao: int | None
+# A win as the audit scored it and settled it (the report shows the audit's record).
+ScoredWin = WinCheck
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,35 +93,6 @@ class _TimelineStates:
         return tuple(out)
 
 
-def _score_round(rnd: RoundReplay, rules: Ruleset) -> tuple[ScoredWin, ...]:
-    out = []
-    takes_sticks = True
-    for rec in rnd.wins:
-        try:
-            result = score(rec.concealed, rec.win_tile, rec.melds, rec.context, rules)
-        except NotAWin as exc:
-            out.append(ScoredWin(rec, None, f"{exc.code}: {exc.message}", None, None))
-            takes_sticks = False
-            continue
-        pao = expected_pao(rec, result, rules)
-        claimed_pao = rec.event.claims.pao_seat
-        deltas = settle_win(
-            result,
-            rec.seat,
-            rec.from_seat,
-            rec.dealer,
-            rec.honba,
-            rec.riichi_sticks,
-            rules,
-            pao_seat=pao if pao is not None else claimed_pao,
-            players=rules.players,
-            takes_honba_and_sticks=takes_sticks,
-        )
-        takes_sticks = False
-        out.append(ScoredWin(rec, result, None, deltas, pao))
-    return tuple(out)
-
-
 def _names(log: GameLog) -> tuple[str, ...]:
     players = log.start.players
     return tuple(
@@ -139,16 +103,14 @@ def _names(log: GameLog) -> tuple[str, ...]:
 def collect_game(log: GameLog, rules: Ruleset) -> GameFacts:
     names = _names(log)
     tracker = FuritenTracker(rules, log.path, review=True)
-    # The tracker goes first: the recorder reads its timeline at the same step.
+    # The tracker goes first: the recorder reads its timeline at the same step. Both
+    # watch the audit's own replay; the wins are shown as the audit scored them.
     recorder = FrameRecorder(names, _TimelineStates(tracker, rules.players))
-    observers: list[ReplayObserver] = [tracker, recorder]
-    game = replay(log, rules, observers)
-    audit = audit_log(log, rules)
-    findings: list[Finding] = list(audit.findings)
-    seen = {(f.code, f.event, f.seat) for f in findings}
-    findings.extend(f for f in tracker.findings if (f.code, f.event, f.seat) not in seen)
-    findings.sort(key=lambda f: (-f.severity.rank, f.event if f.event is not None else -1))
-    wins = tuple(_score_round(rnd, rules) for rnd in game.rounds)
+    audit = audit_log(log, rules, keep_replay=True, tracker=tracker, observers=[recorder])
+    game = audit.replay
+    assert game is not None  # keep_replay
+    findings = audit.findings
+    wins = audit.derived_wins
     final: FinalResult | None = None
     _, chain, _ = check_chain(game, log.path)
     start = log.start
@@ -175,7 +137,7 @@ def collect_game(log: GameLog, rules: Ruleset) -> GameFacts:
         names=names,
         audit=audit,
         game=game,
-        findings=tuple(findings),
+        findings=findings,
         frames=tuple(tuple(r) for r in recorder.rounds),
         wins=wins,
         final=final,

@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analyzer.audit_wall import RoundWall, round_walls
-from analyzer.replay import replay
+from analyzer.state import GameReplay
 from analyzer.wall import Wall, WallSeedError
 from mjaudit.events import GameLog
-from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile
 from reports.wall_text_ms import render_ms_round_wall
 
@@ -98,16 +97,16 @@ def render_wall(
     return "\n".join(lines)
 
 
-def render_round_wall(log: GameLog, rules: Ruleset, round_no: int) -> str:
-    """The wall of hand ``round_no`` (0-based, log order) traced through the log.
+def render_round_wall(log: GameLog, game: GameReplay, round_no: int) -> str:
+    """The wall of hand ``round_no`` (0-based, log order) traced through the log's
+    replay ``game`` (the caller's: a view replays nothing itself).
 
     A log without a Tenhou seed gets one line saying so, never an error. A Mahjong
     Soul record's hand shows the wall the record commits to
     (:mod:`reports.wall_text_ms`).
     """
     if log.format == "mahjongsoul":
-        return render_ms_round_wall(log, rules, round_no)
-    game = replay(log, rules)
+        return render_ms_round_wall(log, game, round_no)
     try:
         walls = round_walls(log, game)
     except WallSeedError as exc:

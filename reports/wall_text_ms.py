@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from analyzer.audit_wall_ms import MsRoundWall, MsWall, ms_round_walls
-from analyzer.replay import replay
+from analyzer.state import GameReplay
 from mjaudit.events import GameLog
-from mjaudit.rules import Ruleset
 
 __all__ = ["render_ms_round_wall", "render_ms_wall"]
 
@@ -105,9 +104,9 @@ def render_ms_wall(trace: MsRoundWall, *, names: Sequence[str] = ()) -> str:
     return "\n".join(lines)
 
 
-def render_ms_round_wall(log: GameLog, rules: Ruleset, round_no: int) -> str:
-    """The wall of hand ``round_no`` (0-based, record order) traced through the record."""
-    game = replay(log, rules)
+def render_ms_round_wall(log: GameLog, game: GameReplay, round_no: int) -> str:
+    """The wall of hand ``round_no`` (0-based, record order) traced through the
+    record's replay ``game``."""
     trace = next((w for w in ms_round_walls(log, game) if w.round_index == round_no), None)
     if trace is None:
         return f"no wall for {log.path}: hand {round_no + 1} carries no paishan"

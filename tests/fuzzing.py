@@ -388,14 +388,15 @@ def run_case(case: Case, render: bool = True, report: bool = False) -> Result:
             if "\n" in text or "internal error" in text:
                 return Result(case, Outcome.INTERNAL, f"not one clean line: {text!r}")
             return Result(case, Outcome.UNREADABLE, text)
-        audit = audit_log(log, rules)
+        audit = audit_log(log, rules, keep_replay=True)
         if audit.error is not None:
             return Result(case, Outcome.INTERNAL, f"audit error: {audit.error}")
         if render:
+            assert audit.replay is not None  # keep_replay
             rounds = sum(1 for ev in log.events if isinstance(ev, RoundStart))
             for round_no in {0, rounds - 1} if rounds else set():
                 render_round(log, rules, round_no, round_no % 4)
-                render_round_wall(log, rules, round_no)
+                render_round_wall(log, audit.replay, round_no)
             for to in ("mjai", "tenhou-json", "tenhou-xml"):
                 with contextlib.suppress(MjauditError):  # a target that cannot hold it
                     convert_log(log, to)

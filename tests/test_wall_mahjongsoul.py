@@ -572,7 +572,7 @@ def test_replay_wall_whole_layout(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_replay_wall_after_the_deal_with_kita(tmp_path: Path) -> None:
     log = load(str(ms_path(REC_3P)))
-    text = render_round_wall(log, resolve_rules(log, "auto"), 0)
+    text = render_round_wall(log, replay(log, resolve_rules(log, "auto")), 0)
     assert "3 players, 68 tiles (the wall after the deal)" in text
     assert "live wall: 50 draws, paishan[0] to paishan[49] (after 4 replacement draws)" in text
     assert "replacement 4 (drawn)" in text and "replacement 5\n" in text
@@ -586,7 +586,7 @@ def test_replay_wall_shows_the_hash_mismatch(tmp_path: Path) -> None:
     path = tmp_path / "hash.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     log = load(str(path))
-    text = render_round_wall(log, resolve_rules(log, "auto"), 0)
+    text = render_round_wall(log, replay(log, resolve_rules(log, "auto")), 0)
     assert "hash: MISMATCH: committed md5 bf137eea0a282c7b2f4d6443e6b387be" in text
     assert "MISMATCH: E1-0: the wall does not match the md5" in text
     # The wall is still shown, as the record gives it.

@@ -41,7 +41,7 @@ def test_sanma_wall_has_eight_rinshan_slots() -> None:
 def test_render_round_wall_for_the_cli() -> None:
     name = "2010030412gm-00e1-0000-4a275c59.xml"
     log = parse_tenhou_xml(corpus_file(name).read_bytes(), name)
-    text = render_round_wall(log, resolve_rules(log, "auto"), 1)
+    text = render_round_wall(log, replay(log, resolve_rules(log, "auto")), 1)
     assert text.startswith("E2-0 wall: mt19937ar-sha512-n288-base64")
     assert "the log drew 40 live, 0 rinshan; next live draw would be 2p (yama[43])" in text
 
@@ -51,5 +51,5 @@ def test_a_log_without_a_seed_says_so() -> None:
     start = text.index("<SHUFFLE")
     data = (text[:start] + text[text.index("/>", start) + 2 :]).encode()
     log = parse_tenhou_xml(data, "unseeded.xml")
-    text = render_round_wall(log, resolve_rules(log, "auto"), 0)
+    text = render_round_wall(log, replay(log, resolve_rules(log, "auto")), 0)
     assert text == "no wall for unseeded.xml: the log carries no Tenhou seed"
