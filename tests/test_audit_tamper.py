@@ -12,6 +12,7 @@ from collections.abc import Callable
 from lxml import etree
 
 from analyzer.audit import FileAudit
+from mjaudit.findings import Finding
 from tests.conftest import error_codes, tamper
 
 Els = list[etree._Element]
@@ -92,6 +93,14 @@ def _only(result: FileAudit, code: str, *, wall: bool = False) -> None:
     assert codes and set(codes) == {code}, [f.message for f in result.findings]
 
 
+def _single(result: FileAudit) -> Finding:
+    """The one error finding of a tampered log (its other findings, if any, are not
+    errors)."""
+    errors = [f for f in result.findings if f.severity.value == "error"]
+    assert len(errors) == 1, [f.message for f in errors]
+    return errors[0]
+
+
 def _first_plain_win(c: Els) -> int:
     return _nth(
         c,
@@ -111,24 +120,36 @@ def test_the_untampered_logs_are_clean() -> None:
 
 
 def test_changed_fu() -> None:
+    fu: list[int] = []
+    seat: list[int] = []
+
     def edit(c: Els) -> None:
         agari = c[_first_plain_win(c)]
         ten = _ints(agari, "ten")
+        fu.append(ten[0])
+        seat.append(int(agari.get("who", "")))
         _set(agari, "ten", [ten[0] + 10, *ten[1:]])
 
     result = tamper(EXACT_GAME, edit)
-    _only(result, "fu-mismatch")
-    assert "recomputed" in result.findings[0].message and "base 20" in result.findings[0].message
+    found = _single(result)
+    assert (found.code, found.seat, found.expected, found.actual) == (
+        "fu-mismatch", seat[0], fu[0], fu[0] + 10,
+    )  # fmt: skip
+    assert "recomputed" in found.message and "base 20" in found.message
 
 
 def test_changed_han() -> None:
+    han: list[int] = []
+
     def edit(c: Els) -> None:
         agari = c[_first_plain_win(c)]
         yaku = _ints(agari, "yaku")
+        han.append(sum(yaku[1::2]))
         yaku[1] += 1
         _set(agari, "yaku", yaku)
 
-    _only(tamper(EXACT_GAME, edit), "han-mismatch")
+    found = _single(tamper(EXACT_GAME, edit))
+    assert (found.code, found.expected, found.actual) == ("han-mismatch", han[0], han[0] + 1)
 
 
 def test_changed_yaku_id() -> None:
@@ -152,26 +173,37 @@ def test_added_yaku() -> None:
 
 
 def test_changed_points() -> None:
+    points: list[int] = []
+
     def edit(c: Els) -> None:
         agari = c[_first_plain_win(c)]
         ten = _ints(agari, "ten")
+        points.append(ten[1])
         _set(agari, "ten", [ten[0], ten[1] + 100, ten[2]])
 
-    _only(tamper(EXACT_GAME, edit), "points-mismatch")
+    found = _single(tamper(EXACT_GAME, edit))
+    assert (found.code, found.expected, found.actual) == (
+        "points-mismatch", points[0], points[0] + 100,
+    )  # fmt: skip
 
 
 def test_one_seat_delta() -> None:
+    seen: list[tuple[int, int]] = []
+
     def edit(c: Els) -> None:
         last = next(k for k in range(len(c)) if c[k].get("owari"))
         finals = [int(x) for x in c[last].get("owari", "").split(",")[0::2]]
         top = max(range(4), key=lambda s: (finals[s], -s))
+        seen.append((top, _ints(c[last], "sc")[2 * top + 1] * 100))
         change = [0, 0, 0, 0]
         change[top] = 1  # 100 points more for the top seat only
         _change_delta(c, last, change)
 
-    result = tamper(EXACT_GAME, edit)
-    _only(result, "payment-mismatch")
-    assert len(error_codes(result)) == 1
+    found = _single(tamper(EXACT_GAME, edit))
+    top, delta = seen[0]
+    assert (found.code, found.seat, found.expected, found.actual) == (
+        "payment-mismatch", top, delta, delta + 100,
+    )  # fmt: skip
 
 
 def test_honba_in_ba() -> None:
