@@ -199,11 +199,15 @@ def _brief_lib(t: Any) -> str:
 def test_differential_against_mahjong_package(wins: Any) -> None:
     wins = wins()
     failures: list[str] = []
+    scored = 0
     for win in wins:
         problem = compare(win)
         if problem is not None:
             failures.append(f"{win.describe()}\n    {problem}")
+        scored += not isinstance(_ours(win), str)
     assert not failures, f"{len(failures)} disagreements, e.g.:\n" + "\n".join(failures[:10])
+    # Most generated hands are real wins, scored by both (not rejected by both).
+    assert scored >= len(wins) * 3 // 4, f"only {scored} of {len(wins)} hands scored"
 
 
 # The other four-player presets, as far as the package's options express them: each
