@@ -32,8 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analyzer.batch import RunSummary, audit_many
-from analyzer.store import query, stats
+from analyzer.runs.batch import RunSummary, audit_many
+from analyzer.runs.store import query, stats
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "tenhou-xml"
 

@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analyzer.audit import audit_log, resolve_rules
-from analyzer.furiten import review_log
-from analyzer.replay import replay
+from analyzer.checks.audit import audit_log, resolve_rules
+from analyzer.engine.replay import replay
+from analyzer.review.furiten import review_log
 from mjaudit.events import GameLog
 from mjaudit.rules import Ruleset
 from parsers import load

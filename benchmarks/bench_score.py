@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from analyzer.hand import shanten, waits
-from analyzer.scoring import NotAWin, score
+from analyzer.hands.hand import shanten, waits
+from analyzer.hands.scoring import NotAWin, score
 from tests.scoring_generator import GeneratedWin, generate_wins
 from tests.test_scoring_differential import TENHOU, _library
 

@@ -19,8 +19,8 @@ import click
 from mjaudit.errors import MjauditError
 
 if TYPE_CHECKING:
-    from analyzer.audit import FileAudit
-    from analyzer.batch import RunSummary
+    from analyzer.checks.audit import FileAudit
+    from analyzer.runs.batch import RunSummary
     from mjaudit.hands import WinContext
     from mjaudit.rules import Ruleset
 
@@ -89,16 +89,16 @@ def cli() -> None:
 def _audit_files(
     paths: Iterable[str], rules: str, jobs: int, scale: dict[str, Any], review: bool = True
 ) -> tuple[list[FileAudit], RunSummary]:
-    """Audit through analyzer.batch. With --store, the inputs the store already held
+    """Audit through analyzer.runs.batch. With --store, the inputs the store already held
     are skipped and their stored audits are returned with the new ones."""
-    from analyzer.batch import BatchOptions, RunSummary, Shard, audit_many
-    from analyzer.store_catalog import StoreError
+    from analyzer.runs.batch import BatchOptions, RunSummary, Shard, audit_many
+    from analyzer.runs.store_catalog import StoreError
     from parsers.containers import Selection
 
     # Only --executor dask can raise DaskUnavailable; other runs need not import it.
     unavailable: tuple[type[Exception], ...] = ()
     if scale["executor"] == "dask":
-        from analyzer.dask_exec import DaskUnavailable
+        from analyzer.runs.dask_exec import DaskUnavailable
 
         unavailable = (DaskUnavailable,)
 
@@ -123,7 +123,7 @@ def _audit_files(
             if o.audit is not None:
                 results.append(o.audit)
         if scale["store"] is not None and summary.skipped_keys:
-            from analyzer.store_read import stored_audits
+            from analyzer.runs.store_read import stored_audits
 
             results.extend(stored_audits(scale["store"], summary.skipped_keys))
     except unavailable as exc:
@@ -350,9 +350,9 @@ def score(
 
     Example: mjaudit score 234m567p22345678s --win 8s --ron --riichi --dora 1m
     """
-    from analyzer.points import win_receipts
-    from analyzer.scoring import NotAWin
-    from analyzer.scoring import score as score_hand
+    from analyzer.hands.points import win_receipts
+    from analyzer.hands.scoring import NotAWin
+    from analyzer.hands.scoring import score as score_hand
     from mjaudit.hands import WinContext, check_tile_set
     from mjaudit.melds import parse_meld
     from mjaudit.rules import load_rules
@@ -461,7 +461,7 @@ def replay(
 
     Example: mjaudit replay sample_logs/kans.xml --round E1-0 --seat 0
     """
-    from analyzer.audit import resolve_rules
+    from analyzer.checks.audit import resolve_rules
     from parsers.containers import failure, load_single
     from reports.replay_text import find_round, render_round
 
@@ -479,7 +479,7 @@ def replay(
         _fail(failure(path, step, exc))
     try:
         if wall:
-            from analyzer.replay import replay as replay_game
+            from analyzer.engine.replay import replay as replay_game
             from reports.wall_text import render_round_wall
 
             text = render_round_wall(log, replay_game(log, ruleset), round_no)
@@ -514,8 +514,8 @@ def stats(store: str, fmt: str) -> None:
 
     Example: mjaudit stats --store results/
     """
-    from analyzer.store import StoreError, stats_text
-    from analyzer.store import stats as store_stats
+    from analyzer.runs.store import StoreError, stats_text
+    from analyzer.runs.store import stats as store_stats
 
     try:
         doc = store_stats(store)
@@ -536,8 +536,8 @@ def query(store: str, sql: str, fmt: str) -> None:
     """
     import csv
 
-    from analyzer.store import StoreError
-    from analyzer.store import query as store_query
+    from analyzer.runs.store import StoreError
+    from analyzer.runs.store import query as store_query
 
     try:
         columns, rows = store_query(store, sql)
@@ -563,8 +563,8 @@ def merge(shards: tuple[str, ...], into: str, lock_wait: float) -> None:
 
     Example: mjaudit merge shard-0/ shard-1/ --into results/
     """
-    from analyzer.store import StoreError
-    from analyzer.store import merge as merge_stores
+    from analyzer.runs.store import StoreError
+    from analyzer.runs.store import merge as merge_stores
 
     try:
         done = merge_stores(into, shards, lock_wait=lock_wait)
@@ -589,8 +589,8 @@ def compact(store: str, repair: bool, lock_wait: float) -> None:
 
     Example: mjaudit compact --repair --store results/
     """
-    from analyzer.store import StoreError
-    from analyzer.store import compact as compact_store
+    from analyzer.runs.store import StoreError
+    from analyzer.runs.store import compact as compact_store
 
     try:
         done = compact_store(store, repair=repair, lock_wait=lock_wait)

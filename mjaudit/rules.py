@@ -88,7 +88,7 @@ class Ruleset:
         {"kyuushu", "suufon-renda", "suucha-riichi", "suukaikan", "sanchahou"}
     )
     tobi: bool = True
-    # -- the game's end (analyzer.audit_flow; rules-matrix §E game end row)
+    # -- the game's end (analyzer.checks.audit_flow; rules-matrix §E game end row)
     # A score of exactly 0 busts too (no preset: Tenhou and seed 004 play on at 0).
     tobi_at_zero: bool = False
     # The all-last dealer may stop as the sole top with the return points (Tenhou's
@@ -121,7 +121,7 @@ class Ruleset:
     # first place is among them; the leftover sticks then go to no one.
     uma_split_ties: bool = False
     # A Tenhou log's final results follow Tenhou's own formula for its lobby and date
-    # (uma, oka and rounding by era: analyzer/final.py), not the four fields above. A
+    # (uma, oka and rounding by era: analyzer/hands/final.py), not the four fields above. A
     # rules file that does not set it gets false: its own start, return and uma apply.
     tenhou_lobby_results: bool = True
     # The log does not state how its final results are counted (a Mahjong Soul

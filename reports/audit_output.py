@@ -7,7 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from analyzer.audit import FileAudit
+from analyzer.checks.audit import FileAudit
 from mjaudit.findings import Finding, JsonValue
 
 __all__ = ["printable", "render_json", "render_junit", "render_text", "totals"]

@@ -23,7 +23,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from analyzer.audit import resolve_rules
+from analyzer.checks.audit import resolve_rules
 from mjaudit.errors import MjauditError
 from mjaudit.events import GameLog
 from mjaudit.rules import RulesError

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analyzer.replay import RoundState, round_steps
+from analyzer.engine.replay import RoundState, round_steps
 from mjaudit.errors import ReplayError
 from mjaudit.events import (
     DeclareMeld,

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from analyzer.audit_wins import tenhou_yaku
-from analyzer.hand import waits
-from analyzer.replay import counts34
-from analyzer.state import RoundReplay, WinRecord
+from analyzer.checks.audit_wins import tenhou_yaku
+from analyzer.engine.replay import counts34
+from analyzer.engine.state import RoundReplay, WinRecord
+from analyzer.hands.hand import waits
 from mjaudit.events import Limit, PlayerInfo, WinClaims
 from mjaudit.findings import Finding, Severity
 from mjaudit.tiles import Tile, to_mpsz
@@ -280,7 +280,9 @@ def _badges(facts: GameFacts) -> tuple[Badge, ...]:
                 )
             )
     else:
-        out.append(Badge("furiten not checked", "warning", "analyzer.furiten is not installed"))
+        out.append(
+            Badge("furiten not checked", "warning", "analyzer.review.furiten is not installed")
+        )
     other = len(errors) - score_errors - sum(1 for f in errors if f.code in FURITEN_CODES)
     if other:
         out.append(

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from analyzer.hand import waits
-from analyzer.replay import RoundState, counts34
+from analyzer.engine.replay import RoundState, counts34
+from analyzer.hands.hand import waits
 from mjaudit.events import (
     DeclareMeld,
     Discard,

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from analyzer.audit import FileAudit, audit_log
-from analyzer.audit_scores import check_chain
-from analyzer.audit_wins import WinCheck
-from analyzer.final import FinalResult, final_result
-from analyzer.furiten import FuritenTracker
-from analyzer.replay import RoundState
-from analyzer.state import GameReplay
+from analyzer.checks.audit import FileAudit, audit_log
+from analyzer.checks.audit_scores import check_chain
+from analyzer.checks.audit_wins import WinCheck
+from analyzer.engine.replay import RoundState
+from analyzer.engine.state import GameReplay
+from analyzer.hands.final import FinalResult, final_result
+from analyzer.review.furiten import FuritenTracker
 from mjaudit.events import GameLog
 from mjaudit.findings import Finding
 from mjaudit.rules import Ruleset

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from analyzer.audit_wall import RoundWall, round_walls
-from analyzer.state import GameReplay
-from analyzer.wall import Wall, WallSeedError
+from analyzer.checks.audit_wall import RoundWall, round_walls
+from analyzer.engine.state import GameReplay
+from analyzer.engine.wall import Wall, WallSeedError
 from mjaudit.events import GameLog
 from mjaudit.tiles import Tile
 from reports.wall_text_ms import render_ms_round_wall
@@ -48,7 +48,7 @@ def render_wall(
 ) -> str:
     """The live order, the starting hands and the dead wall with every position named.
 
-    With ``trace`` (from :func:`analyzer.audit_wall.round_walls`) the text also says
+    With ``trace`` (from :func:`analyzer.checks.audit_wall.round_walls`) the text also says
     how far the log used the wall and what the next live draw would have been.
     """
     players = wall.players

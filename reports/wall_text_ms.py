@@ -1,7 +1,7 @@
 """A Mahjong Soul hand's wall as text (``mjaudit replay RECORD --round E1-0 --wall``).
 
 Positions are indexes into the record's ``paishan`` (0 = its first pair), as in
-:mod:`analyzer.audit_wall_ms`: the deal and the live draws take from the front,
+:mod:`analyzer.checks.audit_wall_ms`: the deal and the live draws take from the front,
 replacement tiles and indicators lie at the end.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from analyzer.audit_wall_ms import MsRoundWall, MsWall, ms_round_walls
-from analyzer.state import GameReplay
+from analyzer.checks.audit_wall_ms import MsRoundWall, MsWall, ms_round_walls
+from analyzer.engine.state import GameReplay
 from mjaudit.events import GameLog
 
 __all__ = ["render_ms_round_wall", "render_ms_wall"]

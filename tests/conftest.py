@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from analyzer.audit import FileAudit, audit_log, resolve_rules
-from analyzer.batch import RunSummary, audit_many
+from analyzer.checks.audit import FileAudit, audit_log, resolve_rules
+from analyzer.runs.batch import RunSummary, audit_many
 from parsers.tenhou_xml import parse_tenhou_xml
 
 REPO = Path(__file__).resolve().parents[1]

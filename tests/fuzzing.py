@@ -370,7 +370,7 @@ def run_case(case: Case, render: bool = True, report: bool = False) -> Result:
 
     ``report`` also builds the game's HTML page (slower: the long run's ``--report``).
     """
-    from analyzer.audit import audit_log, resolve_rules
+    from analyzer.checks.audit import audit_log, resolve_rules
     from mjaudit.errors import MjauditError
     from mjaudit.events import RoundStart
     from parsers import load_bytes

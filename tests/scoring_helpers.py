@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from analyzer.hand import shanten as _shanten
-from analyzer.hand import waits as _waits
-from analyzer.scoring import score as _score
+from analyzer.hands.hand import shanten as _shanten
+from analyzer.hands.hand import waits as _waits
+from analyzer.hands.scoring import score as _score
 from mjaudit.hands import HandResult, WinContext
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.rules import Ruleset, preset

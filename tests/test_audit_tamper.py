@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from lxml import etree
 
-from analyzer.audit import FileAudit
+from analyzer.checks.audit import FileAudit
 from mjaudit.findings import Finding
 from tests.conftest import error_codes, tamper
 
@@ -401,7 +401,7 @@ def test_a_game_that_plays_on_after_a_player_busts() -> None:
 def test_a_score_of_exactly_zero_plays_on_unless_the_rules_bust_it() -> None:
     from dataclasses import replace
 
-    from analyzer.audit import audit_log
+    from analyzer.checks.audit import audit_log
     from mjaudit.rules import preset
     from parsers.tenhou_xml import parse_tenhou_xml
     from tests.conftest import corpus_file, elements, rebuild

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.audit import audit_path
-from analyzer.batch import BatchOptions, RunSummary, Shard, audit_many
+from analyzer.checks.audit import audit_path
+from analyzer.runs.batch import BatchOptions, RunSummary, Shard, audit_many
 from mjaudit.cli import main
 from reports.audit_output import render_json
 
@@ -141,7 +141,7 @@ def test_the_core_does_not_import_dask() -> None:
     import sys
 
     code = (
-        "import sys, analyzer.batch, analyzer.dask_exec, mjaudit.cli;"
+        "import sys, analyzer.runs.batch, analyzer.runs.dask_exec, mjaudit.cli;"
         "assert 'distributed' not in sys.modules and 'dask' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
@@ -150,7 +150,7 @@ def test_the_core_does_not_import_dask() -> None:
 def test_automatic_jobs_start_a_pool_only_for_more_than_one_batch(
     corpus_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import analyzer.batch as batch
+    import analyzer.runs.batch as batch
 
     pools: list[int] = []
     real = batch.process_pool
@@ -170,7 +170,7 @@ def test_automatic_jobs_start_a_pool_only_for_more_than_one_batch(
 
 def test_an_audit_makes_no_reference_cycles(corpus_dir: Path, tmp_path: Path) -> None:
     # Batches run with automatic garbage collection off and collect once a batch
-    # (analyzer.batch._collecting_by_batch). That is only cheap if an audit frees what
+    # (analyzer.runs.batch._collecting_by_batch). That is only cheap if an audit frees what
     # it makes by reference counting alone: real logs of each format, the review
     # notes, kept replays, and files that fail to parse.
     shared = CORPUS.parent

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from analyzer.batch import BatchOptions, RunSummary, audit_many
-from analyzer.store import stats
+from analyzer.runs.batch import BatchOptions, RunSummary, audit_many
+from analyzer.runs.store import stats
 from reports.audit_output import render_json
 from tests.test_batch import faulty
 

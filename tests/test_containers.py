@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.audit import FileAudit
-from analyzer.batch import BatchOptions, audit_many
+from analyzer.checks.audit import FileAudit
+from analyzer.runs.batch import BatchOptions, audit_many
 from parsers import load
 from parsers.containers import Locator, Selection, decompress, iter_locators, read_locator
 from reports.audit_output import totals

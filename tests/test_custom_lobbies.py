@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from analyzer.audit import FileAudit, audit_path
+from analyzer.checks.audit import FileAudit, audit_path
 from mjaudit.findings import Finding, Severity
 from parsers import load
 from parsers.convert import convert_log

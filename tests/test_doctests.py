@@ -15,9 +15,9 @@ def _modules() -> list[str]:
     names = []
     for package in PACKAGES:
         pkg = importlib.import_module(package)
-        for info in pkgutil.iter_modules(pkg.__path__):
-            if info.name != "__main__":  # runs the command line when imported
-                names.append(f"{package}.{info.name}")
+        for info in pkgutil.walk_packages(pkg.__path__, f"{package}."):
+            if not info.name.endswith("__main__"):  # runs the command line when imported
+                names.append(info.name)
     return sorted(names)
 
 
@@ -34,6 +34,11 @@ def test_module_examples(name: str) -> None:
 def test_some_modules_have_examples() -> None:
     attempted = sum(
         doctest.testmod(importlib.import_module(n), report=False).attempted
-        for n in ("mjaudit.tiles", "analyzer.hand", "analyzer.scoring", "analyzer.wall")
+        for n in (
+            "mjaudit.tiles",
+            "analyzer.hands.hand",
+            "analyzer.hands.scoring",
+            "analyzer.engine.wall",
+        )
     )
     assert attempted >= 4

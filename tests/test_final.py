@@ -1,4 +1,4 @@
-"""The game-end result (analyzer/final.py): unit cases and every owari of the corpus."""
+"""The game-end result (analyzer/hands/final.py): unit cases and every owari of the corpus."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.final import (
+from analyzer.hands.final import (
     FinalResult,
     check_final,
     compare_final,

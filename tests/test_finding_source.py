@@ -10,7 +10,7 @@ from typing import get_args
 
 import pytest
 
-from analyzer.audit import audit_path
+from analyzer.checks.audit import audit_path
 from mjaudit import rules as rules_module
 from mjaudit.cli import main
 from mjaudit.findings import ERROR_CODES, INFO_CODES, WARNING_CODES

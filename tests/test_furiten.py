@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from analyzer.furiten import FuritenTracker, SeatView, review_log
+from analyzer.review.furiten import FuritenTracker, SeatView, review_log
 from mjaudit.findings import Finding, Severity
 from mjaudit.rules import Ruleset, preset
 from tests.builders import GameBuilder

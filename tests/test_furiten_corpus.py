@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from analyzer.audit import resolve_rules
-from analyzer.furiten import review_log
+from analyzer.checks.audit import resolve_rules
+from analyzer.review.furiten import review_log
 from parsers import load
 from tests.conftest import TENHOU_XML
 

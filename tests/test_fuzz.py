@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.audit import audit_log, resolve_rules
+from analyzer.checks.audit import audit_log, resolve_rules
 from mjaudit.cli import main
 from mjaudit.errors import MjauditError
 from mjaudit.findings import ERROR_CODES, INFO_CODES, WARNING_CODES

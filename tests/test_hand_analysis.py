@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from analyzer.hand import (
+from analyzer.hands.hand import (
     NO_WAITS,
     SEQ,
     decompose,

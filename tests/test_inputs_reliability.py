@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.audit import audit_path
-from analyzer.batch import BatchOptions, audit_batch, audit_many
+from analyzer.checks.audit import audit_path
+from analyzer.runs.batch import BatchOptions, audit_batch, audit_many
 from mjaudit.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
@@ -137,7 +137,7 @@ def test_unreadable_zip_members_cost_only_themselves(
 def test_unreadable_zip_members_with_a_store_run_twice(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], jobs: str
 ) -> None:
-    from analyzer.store import stats
+    from analyzer.runs.store import stats
 
     z = bad_zip(tmp_path / "a.zip", GOOD)
     store = str(tmp_path / "store")
@@ -602,16 +602,16 @@ def test_max_input_size_applies_to_every_command(
 def test_the_time_limit_covers_reading(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
-    import analyzer.batch
+    import analyzer.runs.batch
 
-    real = analyzer.batch.read_locator  # type: ignore[attr-defined]
+    real = analyzer.runs.batch.read_locator  # type: ignore[attr-defined]
     stop = threading.Event()
 
     def slow(loc: object, size: int) -> bytes:
         stop.wait(30)  # as a read from a stalled network file system would
         return real(loc, size)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(analyzer.batch, "read_locator", slow)
+    monkeypatch.setattr(analyzer.runs.batch, "read_locator", slow)
     (tmp_path / "a.xml").write_bytes(CLEAN)
     (o,) = audit_many([str(tmp_path)], BatchOptions(time_limit=0.3), progress=False)
     assert o.status == "timeout"
@@ -666,7 +666,7 @@ def _fails_for_poison(locators: list[object], opts: BatchOptions) -> object:
 def test_a_batch_that_fails_as_a_whole_names_its_files_and_spares_the_rest(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from analyzer import batch
+    from analyzer.runs import batch
 
     for name in ("a.xml", "b.xml", "poison.xml", "c.xml"):
         (tmp_path / name).write_bytes(CLEAN)
@@ -771,14 +771,14 @@ def test_an_internal_error_while_parsing_is_one_line_in_every_command(
     monkeypatch: pytest.MonkeyPatch,
     command: str,
 ) -> None:
-    import analyzer.batch
+    import analyzer.runs.batch
     import parsers.containers
     import reports.html
 
     def broken(data: bytes, name: str) -> object:
         raise ValueError("first line\nsecond line")
 
-    for module in (analyzer.batch, parsers.containers, reports.html):
+    for module in (analyzer.runs.batch, parsers.containers, reports.html):
         monkeypatch.setattr(module, "load_bytes", broken)
     path = tmp_path / "a.xml"
     path.write_bytes(CLEAN)

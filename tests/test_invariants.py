@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from analyzer.audit import resolve_rules
-from analyzer.replay import round_steps
+from analyzer.checks.audit import resolve_rules
+from analyzer.engine.replay import round_steps
 from mjaudit.events import RoundStart
 from mjaudit.melds import MeldKind
 from parsers import load

@@ -1,4 +1,5 @@
-"""Imports point one way: reports -> analyzer -> parsers -> mjaudit (core)."""
+"""Imports point one way: reports -> analyzer -> parsers -> mjaudit (core), and inside
+analyzer/, by stage: runs -> checks -> review -> engine -> hands."""
 
 from __future__ import annotations
 
@@ -10,17 +11,25 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 LAYERS = ["mjaudit", "parsers", "analyzer", "reports"]  # each may import only those before it
 ENTRY_POINTS = {"mjaudit/cli.py", "mjaudit/__main__.py"}
+# analyzer's stages, each importing only those before it (docs/architecture.md).
+STAGES = ["hands", "engine", "review", "checks", "runs"]
 
 
-def _imports(path: Path) -> set[str]:
+def _modules(path: Path) -> set[str]:
+    """Every module ``path`` imports, by its full dotted name."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            found.update(a.name.split(".")[0] for a in node.names)
+            found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module.split(".")[0])
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names)
     return found
+
+
+def _imports(path: Path) -> set[str]:
+    return {name.split(".")[0] for name in _modules(path)}
 
 
 @pytest.mark.parametrize("layer", LAYERS)
@@ -39,5 +48,28 @@ def test_layer_imports_only_lower_layers(layer: str) -> None:
 
 def test_the_check_would_catch_an_upward_import(tmp_path: Path) -> None:
     f = tmp_path / "x.py"
-    f.write_text("from reports.audit_output import render_json\nimport analyzer.replay\n")
+    f.write_text("from reports.audit_output import render_json\nimport analyzer.engine.replay\n")
     assert _imports(f) == {"reports", "analyzer"}
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_analyzer_stage_imports_only_earlier_stages(stage: str) -> None:
+    allowed = set(STAGES[: STAGES.index(stage) + 1])
+    bad = []
+    for path in sorted((REPO / "analyzer" / stage).rglob("*.py")):
+        for name in _modules(path):
+            parts = name.split(".")
+            stage_of = parts[1] if parts[0] == "analyzer" and len(parts) > 1 else None
+            if stage_of in STAGES and stage_of not in allowed:
+                bad.append(f"{path.relative_to(REPO).as_posix()} imports {name}")
+    assert bad == []
+
+
+def test_analyzer_is_read_by_its_folders() -> None:
+    """Every module of analyzer/ is in a stage's folder, each with a one-line docstring."""
+    loose = [p.name for p in (REPO / "analyzer").glob("*.py") if p.name != "__init__.py"]
+    assert loose == []
+    for stage in STAGES:
+        init = REPO / "analyzer" / stage / "__init__.py"
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
+        assert doc and "\n" not in doc.strip(), stage

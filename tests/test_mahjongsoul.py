@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from analyzer.audit import FileAudit, audit_log, resolve_rules
+from analyzer.checks.audit import FileAudit, audit_log, resolve_rules
 from mjaudit.cli import main
 from mjaudit.errors import LogFormatError
 from mjaudit.events import (

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from analyzer.audit import audit_log, resolve_rules
+from analyzer.checks.audit import audit_log, resolve_rules
 from mjaudit.cli import main
 from mjaudit.errors import LogFormatError, MjauditError
 from parsers import load, load_bytes

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.replay import replay
+from analyzer.engine.replay import replay
 from mjaudit.errors import LogFormatError
 from mjaudit.events import (
     DeclareMeld,
@@ -363,7 +363,7 @@ def test_every_corpus_file_parses_and_replays_consistently() -> None:
 
 
 def test_a_server_error_is_a_game_incomplete_finding() -> None:
-    from analyzer.audit import audit_path
+    from analyzer.checks.audit import audit_path
 
     path = CORPUS / "gimite-server" / "mjai-manue-go_selfmatch_2026-06-18-160903.jsonl"
     if not path.exists():
@@ -384,7 +384,7 @@ def _edited_corpus_game(edit: Callable[[list[dict[str, object]]], None]) -> byte
 
 
 def _audit(data: bytes) -> tuple[list[str], list[str], int]:
-    from analyzer.audit import audit_log, resolve_rules
+    from analyzer.checks.audit import audit_log, resolve_rules
 
     log = load_bytes(data, "edited.jsonl")
     result = audit_log(log, resolve_rules(log, "auto"))

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from analyzer.audit import resolve_rules
+from analyzer.checks.audit import resolve_rules
 from mjaudit.events import PlayerInfo
 from parsers import load
 from reports.html import render_game

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.audit import resolve_rules
+from analyzer.checks.audit import resolve_rules
 from mjaudit.cli import main
 from mjaudit.events import PlayerInfo
 from mjaudit.melds import parse_meld

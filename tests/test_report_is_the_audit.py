@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-import analyzer.audit
-from analyzer.audit import resolve_rules
-from analyzer.replay import replay
+import analyzer.checks.audit
+from analyzer.checks.audit import resolve_rules
+from analyzer.engine.replay import replay
 from parsers import load
 from reports.views import _compare
 from reports.views_facts import collect_game
@@ -96,7 +96,7 @@ def test_a_folder_report_replays_each_game_once(
         calls.append(log.path)
         return replay(log, rules, observers)
 
-    monkeypatch.setattr(analyzer.audit, "replay", counted)
+    monkeypatch.setattr(analyzer.checks.audit, "replay", counted)
     logs = tmp_path / "logs"
     logs.mkdir()
     for p in sorted(SAMPLES.glob("*.xml")):

@@ -76,7 +76,7 @@ def test_a_rules_file_takes_its_own_final_results_unless_it_asks_for_tenhous(
     """A 2009 Tenhou game, whose results Tenhou rounded to whole thousands: a rules file
     based on ``tenhou`` uses its own (exact) formula, whatever it is named, unless it sets
     ``tenhou_lobby_results``."""
-    from analyzer.audit import audit_log
+    from analyzer.checks.audit import audit_log
     from mjaudit.findings import Severity
     from parsers import load
     from tests.conftest import corpus_file

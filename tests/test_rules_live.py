@@ -1,7 +1,7 @@
 """Every setting live: each field of ``Ruleset`` changes what the engine says.
 
 ``CASES`` holds, for every field, one or more cases: a hand scored through
-``analyzer.scoring.score``, a real corpus log audited, or a short built game, under
+``analyzer.hands.scoring.score``, a real corpus log audited, or a short built game, under
 two values of that field and nothing else changed. The engine must give two
 different answers, and the answers it gives are pinned in ``expect``. A field the
 engine never reads gives the same answer twice: such a case is written anyway and
@@ -28,10 +28,10 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.audit import audit_log, resolve_rules
-from analyzer.final import final_candidates
-from analyzer.furiten import review_log
-from analyzer.scoring import NotAWin
+from analyzer.checks.audit import audit_log, resolve_rules
+from analyzer.hands.final import final_candidates
+from analyzer.hands.scoring import NotAWin
+from analyzer.review.furiten import review_log
 from mjaudit.events import GameLog, GameStart, Limit, Win
 from mjaudit.findings import Severity
 from mjaudit.rules import PRESETS, Ruleset, preset

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from analyzer.audit import audit_log, audit_path
-from analyzer.final import final_result
+from analyzer.checks.audit import audit_log, audit_path
+from analyzer.hands.final import final_result
 from mjaudit.events import RulesHint
 from mjaudit.findings import Severity
 from mjaudit.rules import Ruleset, preset, rules_for

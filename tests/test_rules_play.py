@@ -11,8 +11,8 @@ from dataclasses import replace
 
 import pytest
 
-from analyzer.audit import FileAudit, audit_log
-from analyzer.furiten import review_log
+from analyzer.checks.audit import FileAudit, audit_log
+from analyzer.review.furiten import review_log
 from mjaudit.events import DrawReason, GameLog, Limit, Win
 from mjaudit.findings import Finding, Severity
 from mjaudit.rules import Ruleset, preset

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from analyzer.audit import audit_log
-from analyzer.final import final_result
-from analyzer.points import settle_win
-from analyzer.scoring import NotAWin
+from analyzer.checks.audit import audit_log
+from analyzer.hands.final import final_result
+from analyzer.hands.points import settle_win
+from analyzer.hands.scoring import NotAWin
 from mjaudit.events import Limit
 from mjaudit.rules import RulesError, Ruleset, override, preset
 from mjaudit.yaku import Yaku
@@ -314,7 +314,7 @@ def test_sanma_settings_are_live() -> None:
     split = replace(base, tsumo_son=False)
     r_split = score("234p567p22345678s", win="8s", tsumo=True, rules=split, players=3)
     assert r.payments != r_split.payments
-    from analyzer.points import noten_payments
+    from analyzer.hands.points import noten_payments
 
     assert noten_payments([0], 3, base) != noten_payments([0], 3, replace(base, noten_pool=3000))
 
@@ -418,7 +418,7 @@ def test_rmu_final_uma_15_5_shared_on_a_tie() -> None:
 def _league_field_codes(game: str, field_name: str, league: str) -> set[str]:
     """The error codes of a real Tenhou log audited under its own rules, with the one
     field set to the league preset's value."""
-    from analyzer.audit import resolve_rules
+    from analyzer.checks.audit import resolve_rules
     from mjaudit.findings import Severity
     from tests.test_rules_live import _log
 

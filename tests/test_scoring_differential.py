@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from analyzer.scoring import NotAWin, score
+from analyzer.hands.scoring import NotAWin, score
 from mjaudit.hands import HandResult
 from mjaudit.melds import MeldKind
 from mjaudit.rules import Ruleset, preset

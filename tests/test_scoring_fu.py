@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from analyzer.scoring import NotAWin
-from analyzer.scoring import score as score_tiles
+from analyzer.hands.scoring import NotAWin
+from analyzer.hands.scoring import score as score_tiles
 from mjaudit.rules import preset
 from tests.scoring_generator import generate_wins
 from tests.scoring_helpers import score

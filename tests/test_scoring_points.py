@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.points import nagashi_payments, noten_payments, settle_win
+from analyzer.hands.points import nagashi_payments, noten_payments, settle_win
 from mjaudit.hands import HandResult
 from mjaudit.rules import preset
 from tests.scoring_helpers import score

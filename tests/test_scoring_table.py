@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from analyzer.points import base_points, hand_payments
+from analyzer.hands.points import base_points, hand_payments
 from mjaudit.events import Limit
 from mjaudit.rules import PRESETS, preset
 from tests.scoring_helpers import score, yaku_names

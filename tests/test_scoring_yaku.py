@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from analyzer.scoring import NotAWin
+from analyzer.hands.scoring import NotAWin
 from mjaudit.rules import preset
 from mjaudit.yaku import Yaku
 from tests.scoring_helpers import score, yaku_names

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import store as store_mod
-from analyzer import store_catalog
-from analyzer.batch import Shard
-from analyzer.store import Store, query, stats
+from analyzer.runs import store as store_mod
+from analyzer.runs import store_catalog
+from analyzer.runs.batch import Shard
+from analyzer.runs.store import Store, query, stats
 from mjaudit.cli import main
 from tests.conftest import run_store
 
@@ -169,7 +169,7 @@ def test_a_new_audit_version_reaudits_and_replaces(
 
 
 def test_inputs_left_out_by_a_selection_are_audited_later(logs: Path, tmp_path: Path) -> None:
-    from analyzer.batch import BatchOptions
+    from analyzer.runs.batch import BatchOptions
     from parsers.containers import Selection
 
     st = tmp_path / "store"

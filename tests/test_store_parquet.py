@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import store_parts
-from analyzer.audit import AUDIT_VERSION
-from analyzer.batch import RunSummary, audit_many
-from analyzer.store import DB_NAME, Store, StoreError, compact, query, stats, write_part
-from analyzer.store_catalog import InputRecord
+from analyzer.checks.audit import AUDIT_VERSION
+from analyzer.runs import store_parts
+from analyzer.runs.batch import RunSummary, audit_many
+from analyzer.runs.store import DB_NAME, Store, StoreError, compact, query, stats, write_part
+from analyzer.runs.store_catalog import InputRecord
 from mjaudit.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
@@ -64,7 +64,7 @@ def test_a_part_file_the_catalog_does_not_list_is_not_read(logs: Path, tmp_path:
 
 def records(logs: Path, st: Path) -> list[InputRecord]:
     """The inputs under ``logs`` audited in this process, with their rows for ``st``."""
-    from analyzer.batch import BatchOptions, audit_batch
+    from analyzer.runs.batch import BatchOptions, audit_batch
     from parsers.containers import iter_locators
 
     opts = BatchOptions(store=str(st.resolve()))
@@ -98,7 +98,7 @@ def test_small_parts_compact_into_one(logs: Path, tmp_path: Path) -> None:
 
 
 def test_worker_parts_with_a_game_already_held_are_trimmed(logs: Path, tmp_path: Path) -> None:
-    from analyzer.batch import BatchOptions, audit_batch
+    from analyzer.runs.batch import BatchOptions, audit_batch
     from parsers.containers import iter_locators
 
     st = tmp_path / "store"

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import store_parts
-from analyzer.audit import AUDIT_VERSION
-from analyzer.batch import BatchOptions
-from analyzer.store import DB_NAME, Store, StoreError, query, stats
+from analyzer.checks.audit import AUDIT_VERSION
+from analyzer.runs import store_parts
+from analyzer.runs.batch import BatchOptions
+from analyzer.runs.store import DB_NAME, Store, StoreError, query, stats
 from mjaudit.cli import main
 from tests.conftest import SAMPLES, TENHOU_XML, run_store
 
@@ -231,7 +231,7 @@ def test_a_second_writer_waits_then_gives_up_naming_the_holder(
 def test_a_waiting_writer_says_so_once_and_goes_on_when_the_lock_is_free(
     store: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from analyzer.store_guard import StoreLock
+    from analyzer.runs.store_guard import StoreLock
 
     holder = StoreLock(store)  # as a writer in another process holds it
     timer = threading.Timer(0.6, holder.release)
@@ -320,7 +320,7 @@ def test_a_damaged_part_is_named_with_the_fix_and_repair_makes_the_store_whole(
     run([str(logs)], whole)
     st = tmp_path / "store"
     with Store(st, part_games=5) as writer:  # several parts: only one is lost
-        from analyzer.batch import audit_batch
+        from analyzer.runs.batch import audit_batch
         from parsers.containers import iter_locators
 
         opts = BatchOptions(store=str(st.resolve()))
@@ -417,7 +417,7 @@ def test_a_corrupt_catalog_is_one_clear_line_in_every_command(
 
 _KILLED_RUN = """
 import os, signal, sys
-from analyzer.batch import BatchOptions, audit_many
+from analyzer.runs.batch import BatchOptions, audit_many
 
 victim = sys.argv[3]
 

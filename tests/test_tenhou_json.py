@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.replay import replay
+from analyzer.engine.replay import replay
 from mjaudit.errors import LogFormatError
 from mjaudit.events import (
     DeclareMeld,

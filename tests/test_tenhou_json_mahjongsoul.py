@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from analyzer.audit import FileAudit, audit_log, resolve_rules
-from analyzer.audit_wins import tenhou_yaku
-from analyzer.hand import waits
+from analyzer.checks.audit import FileAudit, audit_log, resolve_rules
+from analyzer.checks.audit_wins import tenhou_yaku
+from analyzer.hands.hand import waits
 from mjaudit.events import EndClaims, GameEnd, GameStart, Limit, RulesHint, Win
 from mjaudit.findings import Finding
 from mjaudit.hands import HandResult, Payments

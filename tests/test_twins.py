@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.audit import audit_log, resolve_rules
+from analyzer.checks.audit import audit_log, resolve_rules
 from mjaudit.events import (
     DeclareMeld,
     Discard,

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.audit import audit_log, resolve_rules
+from analyzer.checks.audit import audit_log, resolve_rules
 from mjaudit.events import GameEnd, GameLog, RulesHint
 from mjaudit.rules import PRESETS, Ruleset
 from parsers import load, load_bytes

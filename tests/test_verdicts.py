@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from analyzer.audit import FileAudit, audit_log, resolve_rules
+from analyzer.checks.audit import FileAudit, audit_log, resolve_rules
 from mjaudit.findings import Finding
 from parsers import load_bytes
 from reports.audit_output import render_json, render_text
@@ -460,7 +460,7 @@ def test_a_converters_wrong_tenpai_set_does_not_blame_the_next_hand() -> None:
 # -- real logs ---------------------------------------------------------------------
 @pytest.mark.corpus
 def test_the_new_checks_run_and_find_nothing_on_real_tenhou_json_and_mjai() -> None:
-    from analyzer.audit import audit_path
+    from analyzer.checks.audit import audit_path
 
     new = {"round-without-result", "win-tile-mismatch", "tenpai-hand-mismatch"}
     counts: dict[str, int] = {}

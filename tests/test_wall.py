@@ -8,7 +8,7 @@ import struct
 
 import pytest
 
-from analyzer.wall import (
+from analyzer.engine.wall import (
     MT19937,
     SeedFormat,
     Wall,
@@ -20,7 +20,7 @@ from analyzer.wall import (
     seed_format,
     walls_for_game,
 )
-from analyzer.wall import _FastMT as FastMT
+from analyzer.engine.wall import _FastMT as FastMT
 from tests.conftest import corpus_file
 
 

@@ -12,8 +12,8 @@ from typing import TypeVar
 import pytest
 from lxml import etree
 
-from analyzer.audit import resolve_rules
-from analyzer.audit_wall import (
+from analyzer.checks.audit import resolve_rules
+from analyzer.checks.audit_wall import (
     RoundWall,
     _find_mismatch,
     _verify,
@@ -21,9 +21,9 @@ from analyzer.audit_wall import (
     game_seed_format,
     round_walls,
 )
-from analyzer.replay import replay
-from analyzer.state import RoundReplay
-from analyzer.wall import SeedFormat, Wall
+from analyzer.engine.replay import replay
+from analyzer.engine.state import RoundReplay
+from analyzer.engine.wall import SeedFormat, Wall
 from mjaudit.events import (
     DeclareMeld,
     Discard,

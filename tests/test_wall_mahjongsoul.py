@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from analyzer.audit import FileAudit, audit_log, resolve_rules
-from analyzer.audit_wall_ms import (
+from analyzer.checks.audit import FileAudit, audit_log, resolve_rules
+from analyzer.checks.audit_wall_ms import (
     MsRoundWall,
     MsWall,
     _Trace,
@@ -25,7 +25,7 @@ from analyzer.audit_wall_ms import (
     ms_round_walls,
     read_wall,
 )
-from analyzer.replay import replay
+from analyzer.engine.replay import replay
 from mjaudit.cli import main
 from mjaudit.events import round_label
 from mjaudit.findings import Finding, Severity

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from analyzer.audit import resolve_rules
-from analyzer.audit_wall import round_walls
-from analyzer.replay import replay
+from analyzer.checks.audit import resolve_rules
+from analyzer.checks.audit_wall import round_walls
+from analyzer.engine.replay import replay
 from parsers.tenhou_xml import parse_tenhou_xml
 from reports.wall_text import render_round_wall, render_wall
 from tests.conftest import corpus_file

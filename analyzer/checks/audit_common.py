@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analyzer.state import RoundReplay
+from analyzer.engine.state import RoundReplay
 from mjaudit.findings import Finding, JsonValue, Severity
 
 __all__ = ["error"]

@@ -1,9 +1,9 @@
 """Wall integrity: every tile that enters play against the wall rebuilt from the seed.
 
-(Mahjong Soul records carry their walls: :mod:`analyzer.audit_wall_ms`.)
+(Mahjong Soul records carry their walls: :mod:`analyzer.checks.audit_wall_ms`.)
 
 For each hand of a Tenhou XML log that carries a seed, the wall is rebuilt
-(:mod:`analyzer.wall`, ../shared/reference/tenhou-wall.md, cited as "wall §n") and
+(:mod:`analyzer.engine.wall`, ../shared/reference/tenhou-wall.md, cited as "wall §n") and
 the log is walked tag by tag: the dice, the INIT dora indicator, the starting hands,
 every live draw, every rinshan draw (after a kan or a kita), every DORA tag, every
 ``doraHai`` and ``doraHaiUra``, and the number of live draws at an exhaustive draw.
@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from analyzer.audit_common import error
-from analyzer.audit_wall_ms import check_ms_walls
-from analyzer.state import GameReplay, RoundReplay
-from analyzer.wall import SeedFormat, Wall, WallSeedError, seed_format, walls_for_game
+from analyzer.checks.audit_common import error
+from analyzer.checks.audit_wall_ms import check_ms_walls
+from analyzer.engine.state import GameReplay, RoundReplay
+from analyzer.engine.wall import SeedFormat, Wall, WallSeedError, seed_format, walls_for_game
 from mjaudit.events import (
     DeclareMeld,
     Discard,
@@ -112,7 +112,7 @@ def check_wall(log: GameLog, game: GameReplay) -> tuple[list[Finding], int]:
     """Wall findings of a game and the number of hands checked against a wall.
 
     A Mahjong Soul record commits to each hand's wall itself
-    (:mod:`analyzer.audit_wall_ms`); a Tenhou XML log's walls are rebuilt from its seed.
+    (:mod:`analyzer.checks.audit_wall_ms`); a Tenhou XML log's walls are rebuilt from its seed.
     """
     if log.format == "mahjongsoul":
         return check_ms_walls(log, game)

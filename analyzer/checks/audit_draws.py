@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from analyzer.audit_common import error
-from analyzer.hand import is_complete, waits
-from analyzer.points import nagashi_payments, noten_payments
-from analyzer.state import DrawRecord, RoundReplay
+from analyzer.checks.audit_common import error
+from analyzer.engine.state import DrawRecord, RoundReplay
+from analyzer.hands.hand import is_complete, waits
+from analyzer.hands.points import nagashi_payments, noten_payments
 from mjaudit.events import DrawReason
 from mjaudit.findings import Finding, JsonValue
 from mjaudit.rules import Ruleset

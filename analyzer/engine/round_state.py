@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import assert_never
 
-from analyzer.hand import waits
-from analyzer.kan_dora import KanDoraClock
-from analyzer.state import DrawRecord, PondTile, RoundReplay, WinRecord
+from analyzer.engine.kan_dora import KanDoraClock
+from analyzer.engine.state import DrawRecord, PondTile, RoundReplay, WinRecord
+from analyzer.hands.hand import waits
 from mjaudit.errors import ReplayError, SourcePos
 from mjaudit.events import (
     DeclareMeld,

@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from analyzer.store_catalog import StoreError
+from analyzer.runs.store_catalog import StoreError
 
 if TYPE_CHECKING:
     import duckdb
@@ -116,7 +116,7 @@ def _table_functions(node: object) -> set[str]:
 
 def lock_down(con: duckdb.DuckDBPyConnection, allowed: Path) -> None:
     """No file or network access but ``allowed`` (a folder), and no more settings."""
-    from analyzer.store_parts import sql_str
+    from analyzer.runs.store_parts import sql_str
 
     folder = str(allowed).rstrip("/") + "/"
     con.execute(f"SET allowed_directories = [{sql_str(folder)}]")

@@ -34,8 +34,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from analyzer.audit_common import error
-from analyzer.state import GameReplay, RoundReplay
+from analyzer.checks.audit_common import error
+from analyzer.engine.state import GameReplay, RoundReplay
 from mjaudit.events import (
     DeclareMeld,
     Discard,

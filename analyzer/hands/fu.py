@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Final
 
-from analyzer.readings import Reading, SetPart, Wait
+from analyzer.hands.readings import Reading, SetPart, Wait
 from mjaudit.hands import FuPart
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile

@@ -1,7 +1,7 @@
 """The replay's records: what each round looked like and what happened in it.
 
 These are the facts the audit, the review and the reports read. The engine that
-fills them is in :mod:`analyzer.replay`.
+fills them is in :mod:`analyzer.engine.replay`.
 """
 
 from __future__ import annotations

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from analyzer.audit_common import error
-from analyzer.points import base_points, hand_payments, settle_win
-from analyzer.scoring import NotAWin, score
-from analyzer.state import RoundReplay, WinRecord
+from analyzer.checks.audit_common import error
+from analyzer.engine.state import RoundReplay, WinRecord
+from analyzer.hands.points import base_points, hand_payments, settle_win
+from analyzer.hands.scoring import NotAWin, score
 from mjaudit.events import DeclareMeld, Discard, DrawTile, Event, Limit, Win
 from mjaudit.findings import Finding, JsonValue
 from mjaudit.hands import HandResult

@@ -33,8 +33,8 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, TextIO
 
-from analyzer.audit import FileAudit, audit_log, resolve_rules
-from analyzer.store_catalog import InputRecord, game_rows, known_content
+from analyzer.checks.audit import FileAudit, audit_log, resolve_rules
+from analyzer.runs.store_catalog import InputRecord, game_rows, known_content
 from mjaudit.errors import MjauditError
 from mjaudit.events import GameLog
 from mjaudit.findings import JsonValue
@@ -54,7 +54,7 @@ from parsers.sources import load_bytes
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
 
-    from analyzer.store import Store
+    from analyzer.runs.store import Store
 
 __all__ = [
     "BatchOptions",
@@ -263,7 +263,7 @@ def audit_batch(locators: Sequence[Locator], opts: BatchOptions) -> BatchResult:
     _collect_garbage()
     if opts.part_dir is None:
         return BatchResult(outcomes)
-    from analyzer.store import write_part
+    from analyzer.runs.store import write_part
 
     digest = hashlib.sha256("\n".join(loc.key or loc.name for loc in locators).encode())
     part = Path(opts.part_dir) / f"part-{digest.hexdigest()[:24]}.json"
@@ -590,12 +590,12 @@ def audit_many(
     worker per CPU when there is more than one batch, else this process), and ``executor``
     ``dask`` a Dask cluster at ``scheduler`` (an address, a scheduler file, or
     ``local`` for a LocalCluster of ``jobs`` workers). ``lock_wait`` bounds the wait
-    for another writer's lock on the store (``analyzer.store_guard``).
+    for another writer's lock on the store (``analyzer.runs.store_guard``).
     """
     if jobs == 0 and (executor == "dask" or make_executor is not None):
         jobs = available_cpus()
     if executor == "dask" and make_executor is None:
-        from analyzer.dask_exec import dask_executor
+        from analyzer.runs.dask_exec import dask_executor
 
         with dask_executor(scheduler or "local", jobs) as (make, threads):
             yield from audit_many(
@@ -608,7 +608,7 @@ def audit_many(
     started = time.monotonic()
     writer: Store | None = None
     if store is not None:
-        from analyzer.store import Store
+        from analyzer.runs.store import Store
 
         writer = Store(store) if lock_wait is None else Store(store, lock_wait=lock_wait)
 

@@ -11,15 +11,15 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from analyzer.audit_draws import check_draw, shown_hands_checked
-from analyzer.audit_flow import check_game_end, check_results, check_riichi_order
-from analyzer.audit_scores import ChainState, Link, check_chain
-from analyzer.audit_wall import check_wall
-from analyzer.audit_wins import WinCheck, check_win_tiles, check_wins
-from analyzer.final import FinalDiff, FinalResult, check_final, csrule_undecoded, game_date
-from analyzer.furiten import FuritenTracker
-from analyzer.replay import ReplayObserver, replay
-from analyzer.state import GameReplay
+from analyzer.checks.audit_draws import check_draw, shown_hands_checked
+from analyzer.checks.audit_flow import check_game_end, check_results, check_riichi_order
+from analyzer.checks.audit_scores import ChainState, Link, check_chain
+from analyzer.checks.audit_wall import check_wall
+from analyzer.checks.audit_wins import WinCheck, check_win_tiles, check_wins
+from analyzer.engine.replay import ReplayObserver, replay
+from analyzer.engine.state import GameReplay
+from analyzer.hands.final import FinalDiff, FinalResult, check_final, csrule_undecoded, game_date
+from analyzer.review.furiten import FuritenTracker
 from mjaudit.errors import LogFormatError
 from mjaudit.events import DeclareMeld, DoraReveal, GameLog, RoundDraw, Win
 from mjaudit.findings import Finding, Severity
@@ -354,7 +354,7 @@ def _check_end(
     links: list[Link],
     early: Finding | None = None,
 ) -> list[Finding]:
-    """The final scores and result points against the game-end rules (analyzer.final).
+    """The final scores and result points against the game-end rules (analyzer.hands.final).
 
     The final scores are compared with the chain after the last hand; where they
     differ because the last hand's result had a finding, that finding is named as
@@ -497,7 +497,7 @@ def _undated_json(log: GameLog) -> bool:
 
 def _unfinished(log: GameLog, game: GameReplay) -> list[Finding]:
     """The faults the log itself reports (an mjai server's error line that stopped the
-    game); a log that simply stops is analyzer.audit_flow.check_game_end's."""
+    game); a log that simply stops is analyzer.checks.audit_flow.check_game_end's."""
     out: list[Finding] = []
     last = game.rounds[-1] if game.rounds else None
     for pos, message in log.errors:

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from analyzer.audit_common import error
-from analyzer.audit_draws import is_tenpai
-from analyzer.state import GameReplay, RoundReplay
+from analyzer.checks.audit_common import error
+from analyzer.checks.audit_draws import is_tenpai
+from analyzer.engine.state import GameReplay, RoundReplay
 from mjaudit.events import RoundDraw, Win
 from mjaudit.findings import Finding, JsonValue
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from analyzer.readings import Reading, Wait
-from analyzer.yaku_shapes import HONOR_MASK, SUIT_MASKS
-from analyzer.yaku_situational import entry
+from analyzer.hands.readings import Reading, Wait
+from analyzer.hands.yaku_shapes import HONOR_MASK, SUIT_MASKS
+from analyzer.hands.yaku_situational import entry
 from mjaudit.hands import YakuHan
 from mjaudit.rules import Ruleset
 from mjaudit.yaku import Yaku

@@ -1,6 +1,6 @@
 """Furiten and play review: every seat's waits and furiten state, step by step.
 
-:class:`FuritenTracker` follows a replay (it is a :class:`~analyzer.replay.ReplayObserver`)
+:class:`FuritenTracker` follows a replay (it is a :class:`~analyzer.engine.replay.ReplayObserver`)
 and keeps, for every seat, its waits and whether it may ron (rules-matrix §F):
 
 - discard furiten: a wait in the seat's own pond, discards called away included;
@@ -20,7 +20,7 @@ furiten state are kept as data in :attr:`FuritenTracker.timeline` for the report
 
 Waits only change when the seat's own hand changes, so they are computed once per
 discard or kan, and not at all for a discard of the tile just drawn; they come from
-per-suit tables (:func:`analyzer.hand.signed_waits`): each seat keeps its part keys and
+per-suit tables (:func:`analyzer.hands.hand.signed_waits`): each seat keeps its part keys and
 their signatures up to date as it discards, and reads again only the parts a discard
 changed. A discard is only offered to the seats that wait on its kind (a per-kind count
 of waiting seats answers "nobody" at once), a view is only rebuilt when what it is made
@@ -32,7 +32,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from analyzer.hand import (
+from analyzer.engine.replay import RoundState, replay
+from analyzer.engine.state import GameReplay
+from analyzer.hands.hand import (
     NO_WAITS,
     PART_OF,
     PART_WEIGHT,
@@ -42,10 +44,8 @@ from analyzer.hand import (
     signed_waits,
     waits,
 )
-from analyzer.replay import RoundState, replay
-from analyzer.review_waits import kinds_text, less_held, tile_parts
-from analyzer.scoring import NotAWin, score
-from analyzer.state import GameReplay
+from analyzer.hands.scoring import NotAWin, score
+from analyzer.review.review_waits import kinds_text, less_held, tile_parts
 from mjaudit.events import (
     DeclareMeld,
     Discard,
@@ -92,10 +92,10 @@ _NOT_TENPAI = SeatView(False, NO_WAITS, False, None, None)
 class _Seat:
     """What the tracker keeps for one seat during a hand."""
 
-    # Part keys (analyzer.hand.parts_waits) of the concealed tiles but the one drawn
+    # Part keys (analyzer.hands.hand.parts_waits) of the concealed tiles but the one drawn
     # this turn: the tiles the waits are taken of. Kept in step at each discard.
     parts: list[int]
-    signatures: list[int]  # analyzer.hand.part_signature of each part, kept in step too
+    signatures: list[int]  # analyzer.hands.hand.part_signature of each part, kept in step too
     waits: frozenset[int] = NO_WAITS
     pond: set[int] = field(default_factory=set)
     temporary: tuple[int, Tile] | None = None  # (event passed, tile)
@@ -132,7 +132,7 @@ class _Offer:
 
 
 class FuritenTracker:
-    """Follows a replay; implements :class:`analyzer.replay.ReplayObserver`."""
+    """Follows a replay; implements :class:`analyzer.engine.replay.ReplayObserver`."""
 
     def __init__(self, rules: Ruleset, path: str, review: bool = True) -> None:
         self.rules = rules

@@ -1,6 +1,6 @@
 """The replay engine: rebuilds every hand from the events and derives the dora.
 
-The engine owns the rules of play (:class:`analyzer.round_state.RoundState`). It
+The engine owns the rules of play (:class:`analyzer.engine.round_state.RoundState`). It
 derives *when* each kan indicator must be turned from the ruleset and compares
 that with the log (``dora-timing``), and it checks the indicators and ura
 indicators each win shows (``dora-indicator-mismatch``, ``ura-indicator-mismatch``).
@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Protocol, assert_never
 
-from analyzer.round_state import RoundState, counts34
-from analyzer.state import GameReplay
+from analyzer.engine.round_state import RoundState, counts34
+from analyzer.engine.state import GameReplay
 from mjaudit.errors import ReplayError, SourcePos
 from mjaudit.events import (
     DeclareMeld,

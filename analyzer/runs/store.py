@@ -26,9 +26,9 @@ already holds. A new AUDIT_VERSION re-audits into a new ``v{N}/`` folder; querie
 read the current version's parts.
 
 Writers hold the store's lock; parts carry checksums and are checked when the
-store is opened (:mod:`analyzer.store_guard`); ``query`` runs one read-only
-statement on a locked-down DuckDB (:mod:`analyzer.store_read`,
-:mod:`analyzer.store_query`).
+store is opened (:mod:`analyzer.runs.store_guard`); ``query`` runs one read-only
+statement on a locked-down DuckDB (:mod:`analyzer.runs.store_read`,
+:mod:`analyzer.runs.store_query`).
 """
 
 from __future__ import annotations
@@ -43,10 +43,10 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from analyzer import store_catalog as cat
-from analyzer import store_guard as guard
-from analyzer import store_parts as sp
-from analyzer.store_catalog import (
+from analyzer.runs import store_catalog as cat
+from analyzer.runs import store_guard as guard
+from analyzer.runs import store_parts as sp
+from analyzer.runs.store_catalog import (
     DB_NAME,
     GameRows,
     InputRecord,
@@ -55,7 +55,7 @@ from analyzer.store_catalog import (
     game_rows,
     known_content,
 )
-from analyzer.store_read import query, stats, stats_text
+from analyzer.runs.store_read import query, stats, stats_text
 
 if TYPE_CHECKING:
     import duckdb

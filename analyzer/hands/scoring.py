@@ -20,13 +20,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from analyzer.fu import CHIITOITSU_FU, FuResult, reading_fu
-from analyzer.hand import decompose, is_chiitoitsu, is_kokushi
-from analyzer.points import MANGAN, base_points, hand_payments
-from analyzer.readings import meld_groups, readings
-from analyzer.yaku_shapes import kind_mask, sequence_yaku, set_yaku, tile_yaku, valued_kinds
-from analyzer.yaku_situational import entry, situational_yaku, situational_yakuman
-from analyzer.yaku_yakuman import (
+from analyzer.hands.fu import CHIITOITSU_FU, FuResult, reading_fu
+from analyzer.hands.hand import decompose, is_chiitoitsu, is_kokushi
+from analyzer.hands.points import MANGAN, base_points, hand_payments
+from analyzer.hands.readings import meld_groups, readings
+from analyzer.hands.yaku_shapes import kind_mask, sequence_yaku, set_yaku, tile_yaku, valued_kinds
+from analyzer.hands.yaku_situational import entry, situational_yaku, situational_yakuman
+from analyzer.hands.yaku_yakuman import (
     chuuren_yakuman,
     kokushi_yakuman,
     reading_yakuman,

@@ -1,7 +1,7 @@
 """Running the same batches on a Dask cluster (the optional extra ``mjaudit[dask]``).
 
 ``Client.get_executor()`` is a ``concurrent.futures.Executor``, so the bounded
-window of :mod:`analyzer.batch` runs on it unchanged. Workers read their own
+window of :mod:`analyzer.runs.batch` runs on it unchanged. Workers read their own
 inputs (so the paths must be visible to them) and, with a store, write their own
 part files beside it; the driver only sees small manifests.
 

@@ -3,8 +3,8 @@
 Readers take no lock: they read the catalog read-only (SQLite's WAL lets them read
 during a write) and the registered part files, which never change. Every part is
 checked cheaply before it is read, and a part DuckDB cannot read is checked fully
-and named, with the fix (:mod:`analyzer.store_guard`). ``query`` runs one
-statement that :mod:`analyzer.store_query` accepts, on a DuckDB that can read
+and named, with the fix (:mod:`analyzer.runs.store_guard`). ``query`` runs one
+statement that :mod:`analyzer.runs.store_query` accepts, on a DuckDB that can read
 nothing but the store's part folder.
 """
 
@@ -20,17 +20,17 @@ from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from analyzer import store_catalog as cat
-from analyzer import store_guard as guard
-from analyzer import store_parts as sp
-from analyzer.store_catalog import DB_NAME, StoreError
-from analyzer.store_query import check_statement, lock_down
+from analyzer.runs import store_catalog as cat
+from analyzer.runs import store_guard as guard
+from analyzer.runs import store_parts as sp
+from analyzer.runs.store_catalog import DB_NAME, StoreError
+from analyzer.runs.store_query import check_statement, lock_down
 from mjaudit.findings import Finding, JsonValue, Severity
 
 if TYPE_CHECKING:
     import duckdb
 
-    from analyzer.audit import FileAudit
+    from analyzer.checks.audit import FileAudit
 
 __all__ = ["query", "stats", "stats_text", "stored_audits"]
 
@@ -92,7 +92,7 @@ def query(root: str | os.PathLike[str], sql: str) -> tuple[list[str], Iterator[t
     ``inputs``, ``runs``, ``parts`` and ``part_files`` are copied from the catalog
     when the SQL names them. Only a SELECT or a plain EXPLAIN of one runs, on a
     DuckDB that can read nothing but the store's part files
-    (:mod:`analyzer.store_query`); anything else is a :class:`StoreError`.
+    (:mod:`analyzer.runs.store_query`); anything else is a :class:`StoreError`.
     """
     conn, con = _open(root, sp.TABLES)
     try:
@@ -234,7 +234,7 @@ def stored_audits(root: str | os.PathLike[str], keys: Collection[str]) -> list[F
     What the tables do not keep stays empty: the checks' counts and a finding's
     ``cause``. An input the store holds no game for is left out.
     """
-    from analyzer.audit import FileAudit
+    from analyzer.checks.audit import FileAudit
 
     wanted = {k: n for n, k in enumerate(dict.fromkeys(keys))}
     if not wanted:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from analyzer.hand import SEQ, Decomposition
+from analyzer.hands.hand import SEQ, Decomposition
 from mjaudit.frozen import quick_init
 from mjaudit.melds import Meld, MeldKind
 

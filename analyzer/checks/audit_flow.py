@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import pairwise
 
-from analyzer.audit_scores import ChainState
-from analyzer.state import GameReplay, RoundReplay
+from analyzer.checks.audit_scores import ChainState
+from analyzer.engine.state import GameReplay, RoundReplay
 from mjaudit.events import (
     Discard,
     DrawTile,

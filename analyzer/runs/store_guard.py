@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from analyzer.store_catalog import StoreError
+from analyzer.runs.store_catalog import StoreError
 
 if TYPE_CHECKING:
     import duckdb
@@ -290,7 +290,7 @@ def damage_message(root: Path, damaged: Sequence[Damage]) -> str:
 def row_count_problem(con: duckdb.DuckDBPyConnection, f: PartFile) -> str | None:
     """What is wrong with the file's footer as DuckDB reads it (rows the catalog did not
     record, or no footer at all), or None."""
-    from analyzer.store_parts import error, sql_str
+    from analyzer.runs.store_parts import error, sql_str
 
     try:
         got = con.execute(f"SELECT count(*) FROM read_parquet({sql_str(str(f.path))})").fetchall()

@@ -1,6 +1,6 @@
 """The results store's catalog (``catalog.sqlite``) and the rows a worker builds.
 
-See :mod:`analyzer.store` for the layout. This module is what workers need:
+See :mod:`analyzer.runs.store` for the layout. This module is what workers need:
 the rows of one audited game, and whether the store already holds a content.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyzer.audit import AUDIT_VERSION, FileAudit
+from analyzer.checks.audit import AUDIT_VERSION, FileAudit
 from mjaudit.events import GameLog, RiichiAccepted, RoundDraw, RoundStart, Win
 from mjaudit.findings import JsonValue
 

@@ -1,0 +1,1 @@
+"""Hand analysis and scoring: shapes, waits, yaku, fu, points and final results."""

@@ -1,0 +1,1 @@
+"""Play review: every seat's waits and furiten as the replay goes."""

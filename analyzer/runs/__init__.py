@@ -1,0 +1,1 @@
+"""Running many logs: batches, worker pools and executors, and the results store."""
