@@ -13,8 +13,8 @@ import pytest
 
 from analyzer.checks.audit import audit_path
 from analyzer.runs.batch import BatchOptions, RunSummary, Shard, audit_many
-from mjaudit.cli import main
 from reports.audit_output import render_json
+from reports.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "tenhou-xml"
@@ -141,7 +141,7 @@ def test_the_core_does_not_import_dask() -> None:
     import sys
 
     code = (
-        "import sys, analyzer.runs.batch, analyzer.runs.dask_exec, mjaudit.cli;"
+        "import sys, analyzer.runs.batch, analyzer.runs.dask_exec, reports.cli;"
         "assert 'distributed' not in sys.modules and 'dask' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)

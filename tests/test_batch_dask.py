@@ -113,7 +113,7 @@ def test_a_poison_log_is_isolated_and_a_killed_worker_retried(cluster: Any, tmp_
 
 
 def test_cli_executor_dask(cluster: Any, logs: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from mjaudit.cli import main
+    from reports.cli import main
 
     assert main(["audit", "--format", "json", str(logs)]) == 0
     one = capsys.readouterr().out

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from mjaudit.cli import main
+from reports.cli import main
 from tests.conftest import corpus_file
 
 CLEAN = "2010112714gm-00a9-0000-d497e395.xml"

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from mjaudit.cli import main
+from reports.cli import main
 
 
 def _json(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:

@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mjaudit.cli import main
 from mjaudit.events import GameEnd, GameLog, GameStart, PlayerInfo, RoundStart
 from parsers import load, load_bytes
 from parsers.convert import ConvertError, convert_file, convert_log
+from reports.cli import main
 from tests.test_twins import CORPUS, differences, error_findings
 
 # Inputs a target cannot hold, with the words of the refusal.

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from mjaudit.cli import main
+from reports.cli import main
 from tests.conftest import TENHOU_XML
 
 

@@ -12,8 +12,8 @@ import pytest
 
 from analyzer.checks.audit import audit_path
 from mjaudit import rules as rules_module
-from mjaudit.cli import main
 from mjaudit.findings import ERROR_CODES, INFO_CODES, WARNING_CODES
+from reports.cli import main
 from tests.conftest import CORPUS, REPO
 
 DOCS = REPO / "docs" / "findings.md"

@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 
 from analyzer.checks.audit import audit_log, resolve_rules
-from mjaudit.cli import main
 from mjaudit.errors import MjauditError
 from mjaudit.findings import ERROR_CODES, INFO_CODES, WARNING_CODES
 from parsers import load_bytes
+from reports.cli import main
 from tests.fuzzing import TARGETED, Outcome, Targeted, cases, corpus_sources, run_case
 
 SEED = 20260416

@@ -28,7 +28,7 @@ import pytest
 
 from analyzer.checks.audit import audit_path
 from analyzer.runs.batch import BatchOptions, audit_batch, audit_many
-from mjaudit.cli import main
+from reports.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 SAMPLES = REPO / "sample_logs"
@@ -216,7 +216,7 @@ def _limited_run(argv: list[str], timeout: float = 120) -> subprocess.CompletedP
     code = (
         "import resource, sys\n"
         "resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))\n"
-        "from mjaudit.cli import main\n"
+        "from reports.cli import main\n"
         f"sys.exit(main({argv!r}))\n"
     )
     return subprocess.run(
@@ -561,8 +561,8 @@ def test_two_compression_layers_are_read_by_every_command(
      ("64MiB", 64 << 20), ("2MB", 2 << 20)],
 )  # fmt: skip
 def test_sizes(text: str, size: int) -> None:
-    from mjaudit.cli import parse_size
     from parsers.sources import DEFAULT_MAX_INPUT
+    from reports.cli import parse_size
 
     assert parse_size(text) == size
     assert parse_size("64M") == DEFAULT_MAX_INPUT  # the CLI's default is the library's
@@ -570,7 +570,7 @@ def test_sizes(text: str, size: int) -> None:
 
 @pytest.mark.parametrize("text", ["", "M", "1.5G", "-1", "0", "64X", "ten"])
 def test_bad_sizes_are_usage_errors(capsys: pytest.CaptureFixture[str], text: str) -> None:
-    from mjaudit.cli import parse_size
+    from reports.cli import parse_size
 
     with pytest.raises(ValueError):
         parse_size(text)

@@ -10,7 +10,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 LAYERS = ["mjaudit", "parsers", "analyzer", "reports"]  # each may import only those before it
-ENTRY_POINTS = {"mjaudit/cli.py", "mjaudit/__main__.py"}
+# ``python -m mjaudit`` starts the command line, which lives at the top (reports/cli.py).
+ENTRY_POINTS = {"mjaudit/__main__.py"}
 # analyzer's stages, each importing only those before it (docs/architecture.md).
 STAGES = ["hands", "engine", "review", "checks", "runs"]
 
@@ -73,3 +74,13 @@ def test_analyzer_is_read_by_its_folders() -> None:
         init = REPO / "analyzer" / stage / "__init__.py"
         doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
         assert doc and "\n" not in doc.strip(), stage
+
+
+def test_the_core_package_imports_nothing_above_it() -> None:
+    """mjaudit/ is the vocabulary: only ``python -m mjaudit`` reaches up, to the CLI."""
+    bad = []
+    for path in sorted((REPO / "mjaudit").rglob("*.py")):
+        rel = path.relative_to(REPO).as_posix()
+        if rel not in ENTRY_POINTS:
+            bad += [f"{rel} imports {n}" for n in _imports(path) & set(LAYERS) - {"mjaudit"}]
+    assert bad == []

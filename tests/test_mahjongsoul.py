@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 from analyzer.checks.audit import FileAudit, audit_log, resolve_rules
-from mjaudit.cli import main
 from mjaudit.errors import LogFormatError
 from mjaudit.events import (
     DeclareMeld,
@@ -32,6 +31,7 @@ from mjaudit.events import (
 from mjaudit.melds import MeldKind
 from parsers.mahjongsoul import parse_mahjongsoul
 from parsers.sources import load_bytes
+from reports.cli import main
 from tests.ms_records import GDR_3P, GDR_4P, ms_doc, ms_path, ms_records, raw_files
 
 REC_4P = "raw-records/220420-4b5f75bc-d0eb-469a-b34c-bb082c014444.json"  # a double ron

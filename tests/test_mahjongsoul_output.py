@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from mjaudit.cli import main
+from reports.cli import main
 from tests.ms_records import MS
 
 GDR_4P = MS / "raw-gdr" / "mahjongsoul_paifu_231214-df604b7c-fc99-425c-8a3c-5ad0bed89a65.json"

@@ -18,11 +18,11 @@ import pytest
 from lxml import etree
 
 from analyzer.checks.audit import audit_log, resolve_rules
-from mjaudit.cli import main
 from mjaudit.errors import LogFormatError, MjauditError
 from parsers import load, load_bytes
 from parsers.json_text import BadJson, load_json, short
 from parsers.tenhou_xml import decode_meld
+from reports.cli import main
 from tests.conftest import SAMPLES, corpus_file
 
 CLEAN = SAMPLES / "clean_game.xml"

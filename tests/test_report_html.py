@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from analyzer.checks.audit import resolve_rules
-from mjaudit.cli import main
 from mjaudit.events import PlayerInfo
 from mjaudit.melds import parse_meld
 from parsers import load
+from reports.cli import main
 from reports.html import render_game, render_game_file, write_report
 from reports.tiles_svg import FACE_IDS, sprite
 from reports.views import build_game_view, script_json

@@ -87,7 +87,7 @@ def test_the_three_games_show_no_differing_row(name: str) -> None:
 def test_a_folder_report_replays_each_game_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mjaudit.cli import main
+    from reports.cli import main
     from tests.conftest import SAMPLES
 
     calls: list[str] = []

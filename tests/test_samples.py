@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from mjaudit.cli import main
 from mjaudit.errors import SourcePos
 from mjaudit.events import Discard, DrawTile, Event, GameLog, RoundStart, with_pos
 from parsers.tenhou_xml import parse_tenhou_xml
 from parsers.tenhou_xml_writer import write_tenhou_xml
+from reports.cli import main
 from tests.builders import GameBuilder
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,7 +15,7 @@ from analyzer.runs import store as store_mod
 from analyzer.runs import store_catalog
 from analyzer.runs.batch import Shard
 from analyzer.runs.store import Store, query, stats
-from mjaudit.cli import main
+from reports.cli import main
 from tests.conftest import run_store
 
 REPO = Path(__file__).resolve().parents[1]

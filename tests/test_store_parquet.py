@@ -12,7 +12,7 @@ from analyzer.runs import store_parts
 from analyzer.runs.batch import RunSummary, audit_many
 from analyzer.runs.store import DB_NAME, Store, StoreError, compact, query, stats, write_part
 from analyzer.runs.store_catalog import InputRecord
-from mjaudit.cli import main
+from reports.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus" / "tenhou-xml"

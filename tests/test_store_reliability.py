@@ -20,7 +20,7 @@ from analyzer.checks.audit import AUDIT_VERSION
 from analyzer.runs import store_parts
 from analyzer.runs.batch import BatchOptions
 from analyzer.runs.store import DB_NAME, Store, StoreError, query, stats
-from mjaudit.cli import main
+from reports.cli import main
 from tests.conftest import SAMPLES, TENHOU_XML, run_store
 
 REPO = Path(__file__).resolve().parents[1]

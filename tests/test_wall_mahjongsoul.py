@@ -26,11 +26,11 @@ from analyzer.checks.audit_wall_ms import (
     read_wall,
 )
 from analyzer.engine.replay import replay
-from mjaudit.cli import main
 from mjaudit.events import round_label
 from mjaudit.findings import Finding, Severity
 from mjaudit.tiles import Tile, tiles
 from parsers import load
+from reports.cli import main
 from reports.wall_text import render_round_wall
 from tests.ms_records import GDR_3P, GDR_4P, MS, ms_doc, ms_path, ms_records, raw_files
 
