@@ -12,11 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from analyzer.checks.audit import FileAudit, audit_log
-from analyzer.checks.audit_scores import check_chain
 from analyzer.checks.audit_wins import WinCheck
 from analyzer.engine.replay import RoundState
 from analyzer.engine.state import GameReplay
-from analyzer.hands.final import FinalResult, final_result
+from analyzer.hands.final import FinalResult
 from analyzer.review.furiten import FuritenTracker
 from mjaudit.events import GameLog
 from mjaudit.findings import Finding
@@ -111,19 +110,7 @@ def collect_game(log: GameLog, rules: Ruleset) -> GameFacts:
     assert game is not None  # keep_replay
     findings = audit.findings
     wins = audit.derived_wins
-    final: FinalResult | None = None
-    _, chain, _ = check_chain(game, log.path)
-    start = log.start
-    if chain is not None:
-        final = final_result(
-            chain.scores,
-            chain.riichi_sticks,
-            start.first_dealer,
-            rules.players,
-            rules,
-            start.rules_hint,
-            start.game_id,
-        )
+    final: FinalResult | None = audit.derived_final
     claims = game.end.claims if game.end is not None else None
     final_scores: Sequence[int] | None = claims.final_scores if claims is not None else None
     results: Sequence[float] | None = claims.results if claims is not None else None

@@ -41,7 +41,7 @@ def _corpus_logs() -> list[Path]:
 
 @pytest.mark.corpus
 def test_the_reports_recomputed_column_is_the_audits_record() -> None:
-    wins = differing = 0
+    wins = differing = finals = 0
     for path in _corpus_logs():
         try:
             log = load(str(path))
@@ -51,6 +51,15 @@ def test_the_reports_recomputed_column_is_the_audits_record() -> None:
         flagged = {
             f.event for f in facts.audit.findings if f.code in _WIN_CODES and f.event is not None
         }
+        claimed = facts.game.end.claims.final_scores if facts.game.end is not None else None
+        if claimed is not None and not any(
+            f.code == "final-score-mismatch" for f in facts.audit.findings
+        ):
+            # The final result the page shows is the one the audit judged the log by.
+            assert facts.final is not None, path.name
+            n = facts.players
+            assert tuple(facts.final.final_scores[:n]) == tuple(claimed[:n]), path.name
+            finals += 1
         for checks in facts.wins:
             for w in checks:
                 wins += 1
@@ -63,6 +72,7 @@ def test_the_reports_recomputed_column_is_the_audits_record() -> None:
                     )
     assert differing == 0
     assert wins > 3000  # every win of the corpus: Tenhou, JSON, mjai and Mahjong Soul
+    assert finals > 400  # and every game end that the audit found right
 
 
 @pytest.mark.parametrize(

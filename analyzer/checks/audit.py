@@ -18,7 +18,14 @@ from analyzer.checks.audit_wall import check_wall
 from analyzer.checks.audit_wins import WinCheck, check_win_tiles, check_wins
 from analyzer.engine.replay import ReplayObserver, replay
 from analyzer.engine.state import GameReplay
-from analyzer.hands.final import FinalDiff, FinalResult, check_final, csrule_undecoded, game_date
+from analyzer.hands.final import (
+    FinalDiff,
+    FinalResult,
+    check_final,
+    csrule_undecoded,
+    final_result,
+    game_date,
+)
 from analyzer.review.furiten import FuritenTracker
 from mjaudit.errors import LogFormatError
 from mjaudit.events import DeclareMeld, DoraReveal, GameLog, RoundDraw, Win
@@ -54,6 +61,9 @@ class FileAudit:
     # With ``keep_replay``: what the checks derived for each win, by round, for the
     # outputs that show it (the report); empty otherwise.
     derived_wins: tuple[tuple[WinCheck, ...], ...] = field(default=(), compare=False)
+    # With ``keep_replay``: the final scores and results the game end was judged
+    # against (what it should end with, for a game whose log records no end).
+    derived_final: FinalResult | None = field(default=None, compare=False)
 
 
 def resolve_rules(log: GameLog, spec: str) -> Ruleset:
@@ -259,11 +269,20 @@ def audit_log(
     findings.extend(found)
     checks["game_lengths_checked"] += checked
     checks["game_continuations_checked"] += continued
+    final: FinalResult | None = None
     if game.end is not None and state is not None:
         # Final scores recorded after a hand that does not end the game follow from that.
         early = next((f for f in found if f.event == game.end_index), None)
-        findings.extend(_check_end(game, state, log, links, early))
+        ends, final = _check_end(game, state, log, links, early)
+        findings.extend(ends)
         checks["game_ends_checked"] += 1
+    if keep_replay and final is None and state is not None:
+        # A game with no recorded end: what it should end with, for the report.
+        start = log.start
+        final = final_result(
+            state.scores, state.riichi_sticks, start.first_dealer, players, rules,
+            start.rules_hint, start.game_id,
+        )  # fmt: skip
     if custom_rule_undecoded(log) is not None:
         findings = _order_not_judged(findings)
     findings.sort(key=lambda f: (-f.severity.rank, f.event if f.event is not None else -1))
@@ -280,6 +299,7 @@ def audit_log(
         replay=game if keep_replay else None,
         furiten=tracker if keep_replay else None,
         derived_wins=tuple(derived),
+        derived_final=final if keep_replay else None,
     )
 
 
@@ -353,8 +373,9 @@ def _check_end(
     log: GameLog,
     links: list[Link],
     early: Finding | None = None,
-) -> list[Finding]:
-    """The final scores and result points against the game-end rules (analyzer.hands.final).
+) -> tuple[list[Finding], FinalResult]:
+    """The final scores and result points against the game-end rules (analyzer.hands.final),
+    and the final result they were judged against.
 
     The final scores are compared with the chain after the last hand; where they
     differ because the last hand's result had a finding, that finding is named as
@@ -459,7 +480,7 @@ def _check_end(
                     d.claimed,
                 )
             )
-    return out
+    return out, result
 
 
 def custom_rule_undecoded(log: GameLog) -> str | None:
