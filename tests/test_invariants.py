@@ -1,59 +1,96 @@
-"""After every step of a replay, the incremental state agrees with a recount from scratch."""
+"""After every step of the product's own replay, the incremental state agrees with a
+recount from scratch: over every game of the corpus, through ``audit_log`` with an
+observer (the same loop the audit and the report use)."""
 
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
-from analyzer.checks.audit import resolve_rules
-from analyzer.engine.replay import round_steps
-from mjaudit.events import RoundStart
+from analyzer.checks.audit import audit_log, resolve_rules
+from analyzer.engine.replay import RoundState
+from mjaudit.events import DrawTile, Event
 from mjaudit.melds import MeldKind
 from parsers import load
-from tests.conftest import SAMPLES, corpus_file
-
-GAMES = [
-    "2010112714gm-00a9-0000-d497e395.xml",  # kakan with a turned indicator
-    "2009060321gm-00b9-0000-75b25bcf.xml",  # sanma with kita
-    "2014050315gm-0041-0000-7ddece8e.xml",  # ankan
-]
+from tests.conftest import CORPUS, SAMPLES
 
 
-def _check_every_step(path: str) -> int:
-    log = load(path)
+class _Invariants:
+    """A replay observer that recounts the state after each step."""
+
+    def __init__(self, players: int) -> None:
+        self.players = players
+        self.steps = 0
+        self.total = 0  # scores plus the sticks on the table, at the round's start
+        self.draws = 0
+        self.wall = 0
+
+    def start_round(self, state: RoundState) -> None:
+        self.total = sum(state.scores) + 1000 * state.sticks
+        self.draws = 0
+        self.wall = state.live_remaining
+
+    def step(self, index: int, event: Event, state: RoundState) -> None:
+        self.steps += 1
+        for seat in range(self.players):
+            sets = [m for m in state.melds[seat] if m.kind is not MeldKind.KITA]
+            assert state.nsets[seat] == len(sets)
+            size = len(state.hands[seat]) + 3 * len(sets)
+            assert size in (13, 14), (index, seat, size)
+            assert state.kita[seat] == sum(m.kind is MeldKind.KITA for m in state.melds[seat])
+        # Every physical tile in play is accounted for exactly once.
+        if state.ids is not None:
+            in_hands = [i for h in state.ids for i in h]
+            in_melds = [i for ms in state.melds for m in ms for i in (m.tile_ids or ())]
+            counted = Counter(in_hands + in_melds)
+            assert all(n == 1 for n in counted.values()), index
+            assert set(counted) <= state.seen
+        kinds = Counter(t.kind for h in state.hands for t in h)
+        kinds.update(t.kind for ms in state.melds for m in ms for t in m.tiles)
+        assert max(kinds.values()) <= 4, index
+        assert len(state.dora) >= 1
+        # Riichi sticks move points to the table, never out of the game.
+        assert sum(state.scores) + 1000 * state.sticks == self.total, index
+        # Every draw, replacement draws included, takes one tile from the live wall.
+        if type(event) is DrawTile:
+            self.draws += 1
+        assert state.live_remaining == self.wall - self.draws >= 0, index
+
+    def end_round(self, state: RoundState) -> None:
+        pass
+
+
+def _check(path: Path) -> int:
+    log = load(str(path))
     rules = resolve_rules(log, "auto")
-    n_rounds = sum(1 for e in log.events if isinstance(e, RoundStart))
-    steps = 0
-    for r in range(n_rounds):
-        for _, _, st in round_steps(log, rules, r):
-            steps += 1
-            for seat in range(rules.players):
-                sets = [m for m in st.melds[seat] if m.kind is not MeldKind.KITA]
-                assert st.nsets[seat] == len(sets)
-                size = len(st.hands[seat]) + 3 * len(sets)
-                assert size in (13, 14), (seat, size)
-                assert st.kita[seat] == sum(m.kind is MeldKind.KITA for m in st.melds[seat])
-            # Every physical tile in play is accounted for exactly once.
-            if st.ids is not None:
-                in_hands = [i for h in st.ids for i in h]
-                in_melds = [i for ms in st.melds for m in ms for i in (m.tile_ids or ())]
-                counted = Counter(in_hands + in_melds)
-                assert all(n == 1 for n in counted.values())
-                assert set(counted) <= st.seen
-            kinds = Counter(t.kind for h in st.hands for t in h)
-            kinds.update(t.kind for ms in st.melds for m in ms for t in m.tiles)
-            assert max(kinds.values()) <= 4
-            assert len(st.dora) >= 1
-            assert st.live_remaining >= 0
-    return steps
+    watch = _Invariants(rules.players)
+    audit_log(log, rules, observers=[watch])
+    return watch.steps
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_corpus_games(name: str) -> None:
-    assert _check_every_step(str(corpus_file(name))) > 40
+def _logs(folder: Path) -> list[Path]:
+    return sorted(
+        p
+        for p in folder.rglob("*")
+        if p.is_file() and p.suffix in (".xml", ".json", ".jsonl", ".txt") and p.name[0] != "."
+    )
+
+
+@pytest.mark.corpus
+def test_every_corpus_game() -> None:
+    if not CORPUS.is_dir():
+        pytest.skip(f"corpus not available at {CORPUS}")
+    steps = games = 0
+    for folder in ("tenhou-xml", "tenhou-json", "mjai", "mahjongsoul"):
+        for path in _logs(CORPUS / folder):
+            steps += _check(path)
+            games += 1
+    assert games == 332 + 58 + 42 + 35
+    assert steps > 200_000
 
 
 def test_sample_logs() -> None:
     for name in ("clean_game.xml", "kans.xml"):
-        assert _check_every_step(str(SAMPLES / name)) > 50
+        assert _check(SAMPLES / name) > 50
