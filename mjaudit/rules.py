@@ -807,12 +807,7 @@ def _mahjongsoul_rules(hint: RulesHint) -> Ruleset:
         return replace(
             rules,
             results_assumed=True,
-            assumed=(
-                "Mahjong Soul casual match: ranked rules of play; final results assumed "
-                f"to be (score - {rules.settlement_points}) / 1000 + uma "
-                f"{'/'.join(f'{u:+d}' for u in rules.uma)}; a result that differs is not "
-                "judged an error",
-            ),
+            assumed=(_ms_results_note("Mahjong Soul casual match: ranked rules of play;", rules),),
         )
     stated = dict(hint.stated_rules)
     notes: list[str] = []
@@ -882,12 +877,17 @@ def _mahjongsoul_rules(hint: RulesHint) -> Ruleset:
             f"Mahjong Soul {room} room: the record sets {'; '.join(odd)}, which the engine "
             f"does not play; {base.name} rules assumed instead"
         )
-    notes.append(
-        f"Mahjong Soul {room} room: final results assumed to be (score - "
-        f"{rules.settlement_points}) / 1000 + uma {'/'.join(f'{u:+d}' for u in rules.uma)}; "
-        "a result that differs is not judged an error"
-    )
+    notes.append(_ms_results_note(f"Mahjong Soul {room} room:", rules))
     return replace(rules, results_assumed=True, assumed=tuple(notes))
+
+
+def _ms_results_note(room: str, rules: Ruleset) -> str:
+    """The warning that a room's result points are assumed, with the formula assumed."""
+    uma = "/".join(f"{u:+d}" for u in rules.uma)
+    return (
+        f"{room} final results assumed to be (score - {rules.settlement_points}) / 1000 "
+        f"+ uma {uma}; a result that differs is not judged an error"
+    )
 
 
 def _ms_rule_keys(players: int) -> tuple[str, ...]:

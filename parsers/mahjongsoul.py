@@ -23,7 +23,7 @@ before it), an open kan's on the kanner's discard (so after it).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from mjaudit.errors import LogFormatError, SourcePos
@@ -109,6 +109,28 @@ def _norm(value: Any) -> Any:
     return value
 
 
+def _same(value: Any) -> Any:
+    return value
+
+
+def _camel_case(head: dict[str, Any], items: list[Any]) -> bool:
+    """Whether the document's keys are camelCase (protobufjs ``toObject``,
+    ``MessageToDict``): its head's or its first records' many-word keys say it."""
+    samples: list[object] = [head]
+    for item in items[:8]:
+        if isinstance(item, dict):
+            inner = item.get("result", item)
+            samples.append(inner.get("data", inner) if isinstance(inner, dict) else None)
+    for sample in samples:
+        if isinstance(sample, dict):
+            for key in sample:
+                if "_" in key:
+                    return False
+                if any(c.isupper() for c in key):
+                    return True
+    return True  # undecided: renaming is always right, only slower
+
+
 def _records_of(obj: dict[str, Any]) -> tuple[dict[str, Any], list[Any], str] | None:
     """(head, records or actions, unit) of a Mahjong Soul document, None if it is not one."""
     head = obj.get("head", obj.get("meta"))
@@ -179,10 +201,16 @@ def parse_mahjongsoul_object(obj: object, path: str) -> GameLog:
             path, "top level", "not a Mahjong Soul record: no 'actions' or 'records' list"
         )
     head, items, unit = found
-    return _Reader(path, _norm(head), unit).read(items)
+    # Decoders write one spelling for the whole document: only a camelCase one is
+    # renamed, record by record (a snake_case one is read as it is).
+    camel = _camel_case(head, items)
+    norm = _norm if camel else _same
+    return _Reader(path, norm(head), unit, norm).read(items)
 
 
-def _iter_records(items: list[Any], unit: str) -> Iterator[tuple[int, str, dict[str, Any]]]:
+def _iter_records(
+    items: list[Any], unit: str, norm: Callable[[Any], Any]
+) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """(index, record name, record data) of each game record, in order."""
     for k, item in enumerate(items):
         if not isinstance(item, dict):
@@ -208,7 +236,7 @@ def _iter_records(items: list[Any], unit: str) -> Iterator[tuple[int, str, dict[
                 f"{unit} {k} ({name}): 'data' is {short(rec)}, not a decoded record "
                 "(decode the protobuf first)"
             )
-        yield k, name.removeprefix(".lq."), _norm(rec)
+        yield k, name.removeprefix(".lq."), norm(rec)
 
 
 def _tile(value: object) -> Tile:
@@ -250,10 +278,13 @@ def _flag(rec: dict[str, Any], key: str) -> bool:
 class _Reader:
     """Turns the records of one game into events."""
 
-    def __init__(self, path: str, head: dict[str, Any], unit: str) -> None:
+    def __init__(
+        self, path: str, head: dict[str, Any], unit: str, norm: Callable[[Any], Any]
+    ) -> None:
         self.path = path
         self.head = head
         self.unit = unit
+        self.norm = norm
         self.events: list[Event] = []
         self.players = 4
         self.pos = SourcePos(path, 0, "", unit)
@@ -275,7 +306,7 @@ class _Reader:
 
     def read(self, items: list[Any]) -> GameLog:
         try:
-            records = list(_iter_records(items, self.unit))
+            records = list(_iter_records(items, self.unit, self.norm))
         except _Fail as exc:
             raise LogFormatError(self.path, "top level", str(exc)) from None
         self.players = self.player_count(records)

@@ -273,17 +273,10 @@ def looks_like_record_text(head: bytes) -> bool:
 
 
 def _load_json(data: bytes, path: str) -> GameLog:
-    """Tenhou JSON or mjai: an mjai log's first line is one event with a ``type``."""
-    first = data.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
-    try:
-        event = json.loads(first)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        event = None  # a pretty-printed document (Tenhou JSON), or its parser words the error
+    """Mahjong Soul, Tenhou JSON or mjai: an mjai log's first line is one event with a
+    ``type``; a Mahjong Soul record shows its keys near its start (and is often one
+    line: it is tried first, so that it is parsed once)."""
     # Imported here: a run over Tenhou XML alone never needs the JSON readers.
-    if isinstance(event, dict) and "type" in event and "log" not in event:
-        from parsers.mjai import parse_mjai
-
-        return parse_mjai(data, path)
     if _MAHJONGSOUL_MARK.search(data[:4096]):
         from parsers.json_text import BadJson, load_json
         from parsers.mahjongsoul import is_mahjongsoul, parse_mahjongsoul_object
@@ -294,6 +287,15 @@ def _load_json(data: bytes, path: str) -> GameLog:
             whole = None  # the Tenhou JSON reader words the error
         if is_mahjongsoul(whole):
             return parse_mahjongsoul_object(whole, path)
+    first = data.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
+    try:
+        event = json.loads(first)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        event = None  # a pretty-printed document (Tenhou JSON), or its parser words the error
+    if isinstance(event, dict) and "type" in event and "log" not in event:
+        from parsers.mjai import parse_mjai
+
+        return parse_mjai(data, path)
     from parsers.tenhou_json import parse_tenhou_json
 
     return parse_tenhou_json(data, path)
