@@ -461,9 +461,8 @@ def replay_command(
 
     Example: mjaudit replay sample_logs/kans.xml --round E1-0 --seat 0
     """
-    from analyzer.checks.audit import resolve_rules
+    from analyzer.checks.audit import audit_log, resolve_rules
     from parsers.containers import failure, load_single
-    from analyzer.checks.audit import audit_log
     from reports.replay_text import find_round, round_text
 
     step = "reading"

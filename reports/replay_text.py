@@ -123,9 +123,7 @@ class _RoundText:
             case RoundDraw():
                 lines.append(f"{index:5} draw: {ev.reason.value}")
                 if ev.claims.deltas is not None:
-                    lines.append(
-                        "        deltas " + " ".join(str(d) for d in ev.claims.deltas[: rules.players])
-                    )
+                    lines.append(f"        deltas {_deltas(ev.claims.deltas, rules.players)}")
             case GameStart() | GameEnd() | Presence():
                 pass
             case _:
