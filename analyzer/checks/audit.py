@@ -38,8 +38,9 @@ __all__ = ["AUDIT_VERSION", "FileAudit", "audit_log", "audit_path", "resolve_rul
 
 # The version of the audit's verdicts and of the store's tables: a store re-audits
 # every input under a new version. 2: Mahjong Soul records and rules, findings'
-# ``source`` (a column of the store's findings table).
-AUDIT_VERSION = "2"
+# ``source`` (a column of the store's findings table). 3: the findings table keeps each
+# finding's number in its game (``finding``) and its ``cause``.
+AUDIT_VERSION = "3"
 
 
 @dataclass(frozen=True, slots=True)

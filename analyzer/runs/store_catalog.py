@@ -147,11 +147,11 @@ def game_rows(log: GameLog, audit: FileAudit, sha256_hex: str) -> GameRows:
     close()
     by_sev = {"error": 0, "warning": 0, "info": 0}
     findings: list[tuple[object, ...]] = []
-    for f in audit.findings:
+    for n, f in enumerate(audit.findings):
         by_sev[f.severity.value] += 1
         findings.append((
             g, f.code, f.severity.value, f.round, f.event, f.seat, f.message,
-            _json(f.expected), _json(f.actual), f.source,
+            _json(f.expected), _json(f.actual), f.source, n, f.cause,
         ))  # fmt: skip
     hanchan = None if hint.hanchan is None else int(hint.hanchan)
     game = (

@@ -57,6 +57,7 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("game", "BIGINT"), ("code", "VARCHAR"), ("severity", "VARCHAR"), ("round", "VARCHAR"),
         ("event", "INTEGER"), ("seat", "INTEGER"), ("message", "VARCHAR"),
         ("expected", "VARCHAR"), ("actual", "VARCHAR"), ("source", "VARCHAR"),
+        ("finding", "INTEGER"), ("cause", "INTEGER"),
     ),
 }  # fmt: skip
 
