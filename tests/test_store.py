@@ -69,6 +69,15 @@ def test_tables_hold_games_hands_and_findings(logs: Path, tmp_path: Path) -> Non
         "WHERE s % 1000 != 0",
     )  # fmt: skip
     assert next(rows) == (0,)
+    # beside the claims, what the audit derived: the same where it found nothing wrong
+    _, rows = query(
+        st, "SELECT count(*), count(derived_points), "
+        "count(*) FILTER (WHERE derived_points != points OR derived_han != han "
+        "OR derived_fu != fu OR derived_delta != delta) FROM hands h WHERE won = 1 AND NOT "
+        "EXISTS (SELECT 1 FROM findings f WHERE f.game = h.game AND f.severity = 'error')",
+    )  # fmt: skip
+    clean_wins, derived, differing = next(rows)
+    assert clean_wins and derived == clean_wins and differing == 0
 
 
 def test_the_store_is_readable_while_a_writer_holds_a_transaction(

@@ -51,7 +51,8 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("player", "VARCHAR"), ("dealer", "INTEGER"), ("score_before", "INTEGER"),
         ("delta", "INTEGER"), ("riichi", "INTEGER"), ("won", "INTEGER"),
         ("dealt_in", "INTEGER"), ("han", "INTEGER"), ("fu", "INTEGER"), ("points", "INTEGER"),
-        ("result", "VARCHAR"),
+        ("result", "VARCHAR"), ("derived_delta", "INTEGER"), ("derived_han", "INTEGER"),
+        ("derived_fu", "INTEGER"), ("derived_points", "INTEGER"),
     ),
     "findings": (
         ("game", "BIGINT"), ("code", "VARCHAR"), ("severity", "VARCHAR"), ("round", "VARCHAR"),
