@@ -144,7 +144,8 @@ def test_hand_records_hold_the_logs_claims_and_what_the_audit_derived() -> None:
                 label, riichi, result, deltas = walked[-1]
                 if ev.claims.deltas is not None:
                     old = deltas or (0,) * players
-                    deltas = tuple(a + b for a, b in zip(old, ev.claims.deltas[:players], strict=True))
+                    new = ev.claims.deltas[:players]
+                    deltas = tuple(a + b for a, b in zip(old, new, strict=True))
                 won = isinstance(ev, Win) or result == "win"
                 walked[-1] = (label, riichi, "win" if won else "draw", deltas)
         assert [(h.label, h.riichi, h.result, h.deltas) for h in audit.hands] == walked, path
