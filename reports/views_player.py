@@ -250,6 +250,9 @@ def _table_cells(p: PlayerTotals, stats: tuple[Stat, ...]) -> tuple[Cell, ...]:
     return tuple(cells)
 
 
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
 def _anchor(k: int) -> str:
     return f"p{k}"
 
@@ -276,12 +279,9 @@ def _trend_chart(places: Sequence[int], seats: int) -> Markup | None:
 def _trend(p: PlayerTotals) -> str:
     places = p.placements()
     parts = []
-    if places:
+    if len(places) > 10:
         first, last = places[:10], places[-10:]
-        parts.append(
-            f"first {len(first)}: {sum(first) / len(first):.2f}, "
-            f"last {len(last)}: {sum(last) / len(last):.2f}"
-        )
+        parts.append(f"first 10: {sum(first) / 10:.2f}, last 10: {sum(last) / 10:.2f}")
     ranked = [g for g in p.seats if g.dan or g.rate is not None]
     if ranked:
         a, b = ranked[0], ranked[-1]
@@ -296,7 +296,7 @@ def _trend(p: PlayerTotals) -> str:
 
 def _section(k: int, p: PlayerTotals, stats: tuple[Stat, ...]) -> PlayerSection:
     seats = max((g.players for g in p.seats), default=4)
-    places = {str(i): p.places.get(i, 0) for i in range(1, seats + 1)}
+    places = {_ORDINALS[i]: p.places.get(i, 0) for i in range(1, seats + 1)}
     han = p.han()
     han_order = sorted((h for h in han if h != "yakuman"), key=int) + (
         ["yakuman"] if "yakuman" in han else []

@@ -413,3 +413,86 @@ def test_statistics_and_their_documentation_stay_in_step() -> None:
     rows = dict(re.findall(r"^\| ([a-z -]+) \| (.+) \|$", doc, re.M))
     rows.pop("statistic", None)
     assert rows == DEFINITIONS
+
+
+# -- the players table in a real browser ---------------------------------------------
+@pytest.fixture(scope="module")
+def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    from tests.test_report_browser import DevTools, _chromium
+
+    binary = _chromium()
+    if binary is None:
+        pytest.skip("no chromium binary on PATH (CI installs Debian's chromium in .ci/run)")
+    tools = DevTools(binary, tmp_path_factory.mktemp("chromium-profile"))
+    try:
+        target = tools.call("Target.createTarget", url="about:blank")["targetId"]
+        tools.session = tools.call("Target.attachToTarget", targetId=target, flatten=True)[
+            "sessionId"
+        ]
+        for domain in ("Page", "Runtime", "Network"):
+            tools.call(f"{domain}.enable")
+        yield tools
+    finally:
+        tools.close()
+
+
+def test_players_table_sorts_and_searches_in_chromium(chromium: object, tmp_path: Path) -> None:
+    from tests.test_report_browser import DevTools
+
+    assert isinstance(chromium, DevTools)
+    tools = chromium
+    evil = "<img src=x onerror=alert(1)>"
+    rows = [
+        *[_row("Aoi", f"a{k}.html", place=2) for k in range(3)],
+        _row("Ben", "a0.html", seat=1, place=1, wins=(WinFact(8000, 3, 30, False, True, ()),)),
+        *[_row(evil, f"a{k}.html", seat=2, place=4) for k in range(2)],
+        _row("Benedikt", "a9.html", seat=3, place=3, result=None, final_score=None),
+    ]
+    page = tmp_path / "players.html"
+    page.write_text(render_players(build_players_view(rows=rows)), encoding="utf-8")
+    tools.events.clear()
+    tools.call("Page.navigate", url=page.as_uri())
+    tools.wait_for("Page.loadEventFired")
+
+    def names() -> list[str]:
+        found: list[str] = tools.evaluate(
+            "[...document.querySelectorAll('#overview tbody tr')]"
+            ".filter(r => !r.hidden).map(r => r.cells[0].textContent)"
+        )
+        return found
+
+    def click(heading: str) -> None:
+        tools.evaluate(
+            "[...document.querySelectorAll('#overview th')]"
+            f".find(th => th.textContent === {heading!r}).click()"
+        )
+
+    assert names() == ["Aoi", evil, "Ben", "Benedikt"]  # most games first
+    click("Avg place")  # first click: the largest first
+    assert names() == [evil, "Benedikt", "Aoi", "Ben"]
+    click("Avg place")
+    assert names() == ["Ben", "Aoi", "Benedikt", evil]
+    click("Points")  # a player with no results stays last either way
+    assert names()[-1] == "Benedikt"
+    click("Points")
+    assert names()[-1] == "Benedikt"
+    click("Player")  # names A to Z (punctuation first)
+    assert names() == [evil, "Aoi", "Ben", "Benedikt"]
+    click("Player")
+    assert names() == ["Benedikt", "Ben", "Aoi", evil]
+
+    tools.evaluate("document.getElementById('find').focus()")
+    tools.call("Input.insertText", text="BEN")
+    assert names() == ["Benedikt", "Ben"]  # in the order sorted last
+    tools.call("Input.insertText", text="E")
+    assert names() == ["Benedikt"]
+
+    tools.drain()
+    assert not [e for e in tools.events if e.get("method") == "Runtime.exceptionThrown"]
+    assert not [e for e in tools.events if e.get("method") == "Page.javascriptDialogOpening"]
+    requested = [
+        e["params"]["request"]["url"]
+        for e in tools.events
+        if e.get("method") == "Network.requestWillBeSent"
+    ]
+    assert requested == [page.as_uri()]
