@@ -145,6 +145,7 @@ class SeatGame:
     date: str | None = None  # YYYY-MM-DD, from the game's id (game_date)
     rules: str = ""  # the rules preset the game was audited under
     room: str = ""  # the lobby or room as the log names it (``houou``, ``jade``)
+    category: str = ""  # Mahjong Soul's kind of room (``ranked``, ``friendly``, ``ai``)
     room_text: str = ""  # the room as the report words it
     game_errors: int = 0
     game_warnings: int = 0
@@ -281,9 +282,9 @@ def _count_rounds(facts: GameFacts) -> list[_SeatCounts]:
     return counts
 
 
-def _room(log: GameLog) -> tuple[str, str]:
+def _room(log: GameLog) -> tuple[str, str, str]:
     hint = log.start.rules_hint
-    return hint.room or "", hint.description
+    return hint.room or "", hint.category or "", hint.description
 
 
 def seat_games(facts: GameFacts, page: str) -> tuple[SeatGame, ...]:
@@ -293,7 +294,7 @@ def seat_games(facts: GameFacts, page: str) -> tuple[SeatGame, ...]:
     counts = _count_rounds(facts)
     severities = Counter(f.severity for f in facts.findings)
     start = facts.log.start
-    room, room_text = _room(facts.log)
+    room, category, room_text = _room(facts.log)
     out = []
     for s in range(players):
         c = counts[s]
@@ -332,6 +333,7 @@ def seat_games(facts: GameFacts, page: str) -> tuple[SeatGame, ...]:
                 date=game_date(start.game_id),
                 rules=facts.rules.name,
                 room=room,
+                category=category,
                 room_text=room_text,
                 game_errors=severities[Severity.ERROR],
                 game_warnings=severities[Severity.WARNING],
@@ -363,8 +365,9 @@ def select_rows(
     under ``rules``, then only the rows of the players with at least ``min_games``
     games among them.
 
-    ``rules`` names a rules preset (``tenhou``, ``mahjongsoul-sanma``) or a room as
-    the log names it (``houou``, ``jade``), case-insensitive; several may be given. A
+    ``rules`` names a rules preset (``tenhou``, ``mahjongsoul-sanma``), a room as the
+    log names it (``houou``, ``jade``) or a Mahjong Soul kind of room (``ranked``,
+    ``friendly``, ``tournament``, ``ai``), case-insensitive; several may be given. A
     game whose id gives no date (:func:`game_date`) is kept while neither ``since``
     nor ``until`` is given, and left out as soon as one is: it cannot be shown to be
     in the range.
@@ -383,8 +386,8 @@ def select_rows(
                 continue
             if last is not None and row.date > last:
                 continue
-        if wanted is not None and not (
-            row.rules.casefold() in wanted or (row.room and row.room.casefold() in wanted)
+        if wanted is not None and wanted.isdisjoint(
+            n.casefold() for n in (row.rules, row.room, row.category) if n
         ):
             continue
         kept.append(row)

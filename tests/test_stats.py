@@ -334,6 +334,7 @@ def test_select_rows_by_date_rules_and_games() -> None:
         _row("Aoi", "b.html", date="2022-06-01", rules="tenhou", room="tokujou"),
         _row("Ben", "b.html", date="2022-06-01", rules="tenhou", room="tokujou", seat=1),
         _row("Aoi", "c.html", date="2022-06-02", rules="mahjongsoul", room="jade"),
+        _row("Cy", "e.html", date="2022-06-03", rules="mahjongsoul", category="friendly"),
         _row("Aoi", "d.html", date=None, rules="tenhou", room="ippan"),
     ]
 
@@ -341,13 +342,19 @@ def test_select_rows_by_date_rules_and_games() -> None:
         return [(r.name, r.page) for r in select_rows(rows, **kw)]  # type: ignore[arg-type]
 
     assert pages() == [(r.name, r.page) for r in rows]
-    assert pages(since="2022-06-01") == [("Aoi", "b.html"), ("Ben", "b.html"), ("Aoi", "c.html")]
+    assert pages(since="2022-06-01") == [
+        ("Aoi", "b.html"),
+        ("Ben", "b.html"),
+        ("Aoi", "c.html"),
+        ("Cy", "e.html"),
+    ]
     assert pages(until="2022-06-01") == [("Aoi", "a.html"), ("Aoi", "b.html"), ("Ben", "b.html")]
     assert pages(since="2022-06-01", until="2022-06-01") == [
         ("Aoi", "b.html"),
         ("Ben", "b.html"),
     ]
-    assert pages(rules="Mahjongsoul") == [("Aoi", "c.html")]
+    assert pages(rules="Mahjongsoul") == [("Aoi", "c.html"), ("Cy", "e.html")]
+    assert pages(rules="friendly") == [("Cy", "e.html")]
     assert pages(rules="HOUOU") == [("Aoi", "a.html")]
     assert pages(rules=("jade", "ippan")) == [("Aoi", "c.html"), ("Aoi", "d.html")]
     assert pages(min_games=2) == [("Aoi", p) for p in ("a.html", "b.html", "c.html", "d.html")]
