@@ -53,6 +53,9 @@ DEFINITIONS: dict[str, str] = {
     "name took.",
     "rounds": "Rounds played to their end, abortive draws included, in every seat the player took.",
     "average placement": "Mean final placement; ties go to the seat nearer the first dealer.",
+    "first place rate": "Games finished first / placed seats.",
+    "last place rate": "Games finished last (fourth, or third at a three-player table) / "
+    "placed seats.",
     "placement": "Games finished in each place, and their share of all placed seats.",
     "rank trend": "Placements in game order (by date where the logs give one), the mean of "
     "the first and of the last ten, and the dan and rating the logs record at the first "
@@ -477,6 +480,11 @@ class PlayerTotals:
     def checked_rounds(self) -> int:
         """Rounds of the games the furiten tracker watched."""
         return sum(g.rounds for g in self.seats if g.furiten is not None)
+
+    @property
+    def last_places(self) -> int:
+        """Games finished last: fourth, or third at a three-player table."""
+        return sum(1 for g in self.seats if g.place is not None and g.place == g.players)
 
     def average_place(self) -> float | None:
         placed = [g.place for g in self.seats if g.place is not None]

@@ -162,6 +162,7 @@ def _stats(p: PlayerTotals) -> tuple[Stat, ...]:
     tsumo = sum(1 for w in wins if w.tsumo)
     dama = sum(1 for w in wins if not w.riichi and not w.open)
     avg = p.average_place()
+    placed = sum(p.places.values())
     riichi = p.riichi_rounds
     checked = p.checked_rounds
     furiten, missed = p.furiten, p.missed_wins
@@ -178,9 +179,11 @@ def _stats(p: PlayerTotals) -> tuple[Stat, ...]:
         Stat(
             "average placement",
             f"{avg:.2f}" if avg is not None else "—",
-            f"{sum(p.places.values())} placed",
+            f"{placed} placed",
             d["average placement"],
         ),
+        _ratio("first place rate", p.places.get(1, 0), placed),
+        _ratio("last place rate", p.last_places, placed),
         _ratio("win rate", nwins, rounds),
         _ratio("tsumo rate", tsumo, nwins),
         _ratio("deal-in rate", p.deal_in_rounds, rounds),
@@ -221,6 +224,8 @@ _COLUMNS: tuple[tuple[str, str], ...] = (
     ("Games", "games"),
     ("Rounds", "rounds"),
     ("Avg place", "average placement"),
+    ("1st", "first place rate"),
+    ("Last", "last place rate"),
     ("Win", "win rate"),
     ("Deal-in", "deal-in rate"),
     ("Riichi", "riichi rate"),
@@ -287,7 +292,11 @@ def _trend(p: PlayerTotals) -> str:
         a, b = ranked[0], ranked[-1]
 
         def rank(g: SeatGame) -> str:
-            rate = f"R{g.rate:.0f}" if g.rate is not None else ""
+            # Mahjong Soul records rank points, Tenhou a rating.
+            rate = ""
+            if g.rate is not None:
+                ms = g.rules.startswith("mahjongsoul")
+                rate = f"{g.rate:.0f} pt" if ms else f"R{g.rate:.0f}"
             return " ".join(x for x in (g.dan or "", rate) if x)
 
         parts.append(rank(a) if a is b or rank(a) == rank(b) else f"{rank(a)} → {rank(b)}")

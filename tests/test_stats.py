@@ -225,6 +225,8 @@ def test_statistics_recount_from_the_events(
     assert stats["tenpai at draw"][1] == f"{want.draws_tenpai} / {want.draws}"
     assert stats["open-hand win rate"][1] == f"{want.open_wins} / {want.open_rounds}"
     assert stats["games"] == (str(want.games), "")
+    placed = sum(want.places.values())
+    assert stats["last place rate"][1] == f"{want.places[4]} / {placed}"  # 4-player games
 
 
 @pytest.mark.corpus
