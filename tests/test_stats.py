@@ -495,6 +495,13 @@ def test_players_table_sorts_and_searches_in_chromium(chromium: object, tmp_path
     assert names() == ["Benedikt", "Ben"]  # in the order sorted last
     tools.call("Input.insertText", text="E")
     assert names() == ["Benedikt"]
+    # Full-width letters find their ASCII forms; an empty box shows every row.
+    tools.evaluate("document.getElementById('find').value = ''")
+    tools.call("Input.insertText", text="ｂｅｎｅ")
+    assert names() == ["Benedikt"]
+    tools.evaluate("document.getElementById('find').value = ''")
+    tools.call("Input.insertText", text=" ")
+    assert len(names()) == 4
 
     tools.drain()
     assert not [e for e in tools.events if e.get("method") == "Runtime.exceptionThrown"]
