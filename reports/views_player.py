@@ -49,10 +49,11 @@ class Stat:
 
 @dataclass(frozen=True, slots=True)
 class Bar:
+    """A count and its share (placements, yaku)."""
+
     label: str
     count: int
     share: str
-    width: str  # percent of the longest bar
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,19 +137,11 @@ def _bars(
     order: Sequence[str] | None = None,
     of: int | None = None,
 ) -> tuple[Bar, ...]:
-    """Bars of ``counts``; the share is of ``of`` (the sum of the counts by default)."""
+    """A count and a share per key; the share is of ``of`` (the sum of the counts by
+    default)."""
     keys = list(order) if order is not None else sorted(counts, key=lambda k: (-counts[k], k))
     total = sum(counts.values()) if of is None else of
-    top = max(counts.values(), default=0)
-    return tuple(
-        Bar(
-            k,
-            counts.get(k, 0),
-            _rate(counts.get(k, 0), total),
-            f"{100 * counts.get(k, 0) / top:.0f}%" if top else "0%",
-        )
-        for k in keys
-    )
+    return tuple(Bar(k, counts.get(k, 0), _rate(counts.get(k, 0), total)) for k in keys)
 
 
 def _ratio(key: str, n: int, d: int) -> Stat:
