@@ -88,7 +88,7 @@ def test_a_case_scores_as_the_score_command_does(capsys: pytest.CaptureFixture[s
             "dora_indicators": ["1m"], "ura_indicators": [], "honba": 2, "riichi_sticks": 1,
         },
     }  # fmt: skip
-    answer = score_case(case)["result"]
+    answer: Any = score_case(case)["result"]
     code, out, _ = _run(
         capsys, "score", "234m567p22345678s", "--win", "8s", "--ron", "--riichi",
         "--dora", "1m", "--honba", "2", "--sticks", "1", "--format", "json",
