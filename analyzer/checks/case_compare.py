@@ -93,7 +93,6 @@ def _is_yakuman(doc: Doc) -> bool:
 def _dora(doc: Doc, fold_kita: bool) -> dict[str, JsonValue]:
     out = {k: doc[k] for k in ("dora", "aka", "ura", "kita") if k in doc}
     if fold_kita and "kita" in out:
-        # The reference counts kita into dora (as a Tenhou log does).
         kita, dora = out.pop("kita"), out.get("dora")
         if isinstance(kita, int) and isinstance(dora, int):
             out["dora"] = dora + kita
@@ -127,8 +126,10 @@ def compare(
         for key in ("han", "fu"):
             if key in reference and key in answer and reference[key] != answer[key]:
                 differ(key, reference[key], answer[key])
-        fold = "kita" not in reference
-        want_d, have_d = _dora(reference, False), _dora(answer, fold)
+        # A side that names no kita counts them into its dora (as a Tenhou log does):
+        # the other side's are then counted in too.
+        want_d = _dora(reference, "kita" not in answer)
+        have_d = _dora(answer, "kita" not in reference)
         common = sorted(set(want_d) & set(have_d))
         if any(want_d[k] != have_d[k] for k in common):
             differ("dora", {k: want_d[k] for k in common}, {k: have_d[k] for k in common})

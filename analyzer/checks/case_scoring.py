@@ -66,6 +66,8 @@ def _field(doc: Mapping[str, JsonValue], key: str, kind: type, where: str) -> Js
     if key not in doc:
         raise CaseError(f"{where}{key}: missing")
     value = doc[key]
+    if type(value) is kind:  # what JSON decoding makes: the common case, at once
+        return value
     # bool is an int to Python, not to a schema.
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise CaseError(f"{where}{key}: expected {_KIND_NAMES[kind]}, not {json.dumps(value)}")
@@ -101,9 +103,41 @@ def _bool(doc: Mapping[str, JsonValue], key: str, where: str) -> bool:
     return bool(_field(doc, key, bool, where))
 
 
+# Every tile by its own mpsz text (``0m`` a red five): a case's tiles are read by
+# looking them up, and only text that is not found goes through the parser, for
+# its message.
+_BY_TEXT: dict[str, Tile] = {
+    f"{d}{suit}": t
+    for suit, top in (("m", 9), ("p", 9), ("s", 9), ("z", 7))
+    for d in range(0 if suit != "z" else 1, top + 1)
+    for t in tiles(f"{d}{suit}")
+}
+
+
+def _quick_tiles(text: str) -> tuple[Tile, ...] | None:
+    out: list[Tile] = []
+    digits: list[str] = []
+    for ch in text:
+        if "0" <= ch <= "9":
+            digits.append(ch)
+            continue
+        for d in digits:
+            t = _BY_TEXT.get(d + ch)
+            if t is None:
+                return None
+            out.append(t)
+        if not digits:
+            return None
+        digits.clear()
+    return tuple(out) if not digits else None
+
+
 def _tiles(text: JsonValue, where: str) -> tuple[Tile, ...]:
     if not isinstance(text, str):
         raise CaseError(f"{where}: expected an mpsz string, not {json.dumps(text)}")
+    quick = _quick_tiles(text)
+    if quick is not None:
+        return quick
     try:
         return tiles(text)
     except ValueError as exc:
@@ -111,6 +145,10 @@ def _tiles(text: JsonValue, where: str) -> tuple[Tile, ...]:
 
 
 def _tile(text: JsonValue, where: str) -> Tile:
+    if isinstance(text, str):
+        tile = _BY_TEXT.get(text)
+        if tile is not None:
+            return tile
     group = _tiles(text, where)
     if len(group) != 1:
         raise CaseError(f"{where}: expected one tile, not {json.dumps(text)}")
@@ -142,6 +180,19 @@ def _meld(doc: JsonValue, where: str) -> Meld:
     return Meld(kind, group, called, from_seat, added)
 
 
+_last_rules: list[tuple[dict[str, JsonValue], Ruleset]] = []
+
+
+def _case_rules(doc: dict[str, JsonValue]) -> Ruleset:
+    """The ruleset of a case's ``rules``; the cases of a file share a few, so the last
+    one is kept and compared first (a dict comparison is cheaper than any key)."""
+    if _last_rules and _last_rules[0][0] == doc:
+        return _last_rules[0][1]
+    rules = _rules(json.dumps(doc, sort_keys=True))
+    _last_rules[:] = [(doc, rules)]
+    return rules
+
+
 @lru_cache(maxsize=64)
 def _rules(text: str) -> Ruleset:
     doc = json.loads(text)
@@ -156,13 +207,51 @@ def _rules(text: str) -> Ruleset:
     return replace(rules, name=name) if isinstance(name, str) else rules
 
 
+_WIND_INDEX = {w: k for k, w in enumerate(WINDS)}
+
+
+def _wind(text: JsonValue) -> int | None:
+    return _WIND_INDEX.get(text) if isinstance(text, str) else None
+
+
+_INTS = ("seat", "from_seat", "dealer", "honba", "riichi_sticks")
+
+
+def _ints(s: dict[str, JsonValue], w: str, last: int) -> list[int]:
+    """The seats (0..last) and counters (0..10**6) of a situation, checked together;
+    the first wrong one is named."""
+    values = [s.get(key) for key in _INTS]
+    if all(type(v) is int for v in values):
+        seat, from_seat, dealer, honba, sticks = values
+        if (
+            0 <= seat <= last  # type: ignore[operator]
+            and 0 <= from_seat <= last  # type: ignore[operator]
+            and 0 <= dealer <= last  # type: ignore[operator]
+            and 0 <= honba <= 10**6  # type: ignore[operator]
+            and 0 <= sticks <= 10**6  # type: ignore[operator]
+        ):
+            return values  # type: ignore[return-value]
+    return [_int(s, key, w, 0, last if k < 3 else 10**6) for k, key in enumerate(_INTS)]
+
+
+def _flags(s: dict[str, JsonValue], w: str) -> dict[str, bool]:
+    """``tsumo`` and the situation's flags, checked together; the first wrong one is named."""
+    flags = {key: s.get(key) for key in _FLAG_KEYS}
+    if all(type(v) is bool for v in flags.values()):
+        return flags  # type: ignore[return-value]
+    return {key: _bool(s, key, w) for key in _FLAG_KEYS}
+
+
+_FLAG_KEYS = ("tsumo", *_FLAGS)
+
+
 def read_case(doc: JsonValue) -> ScoredCase:
     """A case read back into the scorer's values, or CaseError."""
     if not isinstance(doc, dict):
         raise CaseError(f"a case is a JSON object, not {json.dumps(doc)[:40]}")
     case_id = _field(doc, "id", str, "")
     assert isinstance(case_id, str)
-    rules = _rules(json.dumps(_object(doc, "rules"), sort_keys=True))
+    rules = _case_rules(_object(doc, "rules"))
     hand = _object(doc, "hand")
     concealed = _tiles(_field(hand, "concealed", str, "hand."), "hand.concealed")
     win_tile = _tile(_field(hand, "win_tile", str, "hand."), "hand.win_tile")
@@ -172,18 +261,16 @@ def read_case(doc: JsonValue) -> ScoredCase:
     s = _object(doc, "situation")
     w = "situation."
     last = rules.players - 1
-    seat = _int(s, "seat", w, 0, last)
-    from_seat = _int(s, "from_seat", w, 0, last)
-    tsumo = _bool(s, "tsumo", w)
+    seat, from_seat, dealer, honba, sticks = _ints(s, w, last)
+    flags = _flags(s, w)
+    tsumo = flags.pop("tsumo")
     if tsumo != (seat == from_seat):
         raise CaseError(f"{w}tsumo: {str(tsumo).lower()}, but seat {seat} wins off {from_seat}")
-    winds = []
-    for key in ("seat_wind", "round_wind"):
-        text = _field(s, key, str, w)
-        if text not in tuple(WINDS):
+    winds = [_wind(s.get(key)) for key in ("seat_wind", "round_wind")]
+    for key, wind in zip(("seat_wind", "round_wind"), winds, strict=True):
+        if wind is None:
+            text = _field(s, key, str, w)
             raise CaseError(f"{w}{key}: expected one of E, S, W, N, not {json.dumps(text)}")
-        winds.append(WINDS.index(str(text)))
-    flags = {key: _bool(s, key, w) for key in _FLAGS}
     ura_value = s.get("ura_indicators", [])
     ura_han = 0
     if ura_value is None:
@@ -191,43 +278,25 @@ def read_case(doc: JsonValue) -> ScoredCase:
         ura: tuple[Tile, ...] = ()
     else:
         ura = _indicators(ura_value, f"{w}ura_indicators")
-    honba = _int(s, "honba", w)
-    sticks = _int(s, "riichi_sticks", w)
+    dora = _indicators(_field(s, "dora_indicators", list, w), f"{w}dora_indicators")
+    kita = _int(s, "kita", w, 0, 4) if "kita" in s else 0
+    # Positional: the fields in WinContext's order (mjaudit/hands.py), the quicker call.
     ctx = WinContext(
-        tsumo=tsumo,
-        seat_wind=winds[0],
-        round_wind=winds[1],
-        dora_indicators=_indicators(_field(s, "dora_indicators", list, w), f"{w}dora_indicators"),
-        ura_indicators=ura,
-        honba=honba,
-        riichi_sticks=sticks,
-        kita=_int(s, "kita", w, 0, 4) if "kita" in s else 0,
-        players=rules.players,
-        **flags,
-    )
+        tsumo, flags["riichi"], flags["double_riichi"], flags["ippatsu"], flags["rinshan"],
+        flags["chankan"], flags["haitei"], flags["houtei"], flags["tenhou"], flags["chiihou"],
+        flags["renhou"], winds[0], winds[1], dora, ura, honba, sticks, kita, rules.players,
+    )  # fmt: skip
     last_kan = None
     if "last_kan" in hand:
         k = _int(hand, "last_kan", "hand.", 0, max(len(melds) - 1, 0))
         if k >= len(melds) or not melds[k].kind.is_kan:
             raise CaseError(f"hand.last_kan: {k} is not the index of a kan in hand.melds")
         last_kan = melds[k]
+    # Positional, in WinRecord's order (analyzer/engine/state.py).
     record = WinRecord(
-        event_index=0,
-        event=Win(_NOWHERE, seat, from_seat),
-        seat=seat,
-        from_seat=from_seat,
-        concealed=concealed,
-        win_tile=win_tile,
-        melds=melds,
-        context=ctx,
-        dora_indicators=ctx.dora_indicators,
-        dealer=_int(s, "dealer", w, 0, last),
-        scores_before=(),
-        riichi_sticks=sticks,
-        honba=honba,
-        kita=ctx.kita,
-        last_kan=last_kan,
-    )
+        0, Win(_NOWHERE, seat, from_seat), seat, from_seat, concealed, win_tile, melds, ctx,
+        dora, dealer, (), sticks, honba, kita, last_kan,
+    )  # fmt: skip
     try:
         check_tile_set(concealed, melds, (*ctx.dora_indicators, *ura), rules.players, rules.aka)
     except ValueError as exc:
@@ -259,7 +328,8 @@ def score_case(doc: JsonValue) -> Doc:
         return {"id": case.case_id, "error": exc.code, "message": exc.message}
     if case.ura_han and not result.yakuman:
         result = _with_ura(result, case.ura_han, rec.context, rules)
-    pao = expected_pao(rec, result, rules)
+    # Only a yakuman makes a player liable (pao).
+    pao = expected_pao(rec, result, rules) if result.yakuman else None
     deltas = settle_win(
         result,
         rec.seat,
