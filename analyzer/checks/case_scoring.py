@@ -266,11 +266,13 @@ def read_case(doc: JsonValue) -> ScoredCase:
     tsumo = flags.pop("tsumo")
     if tsumo != (seat == from_seat):
         raise CaseError(f"{w}tsumo: {str(tsumo).lower()}, but seat {seat} wins off {from_seat}")
-    winds = [_wind(s.get(key)) for key in ("seat_wind", "round_wind")]
-    for key, wind in zip(("seat_wind", "round_wind"), winds, strict=True):
+    winds: list[int] = []
+    for key in ("seat_wind", "round_wind"):
+        wind = _wind(s.get(key))
         if wind is None:
             text = _field(s, key, str, w)
             raise CaseError(f"{w}{key}: expected one of E, S, W, N, not {json.dumps(text)}")
+        winds.append(wind)
     ura_value = s.get("ura_indicators", [])
     ura_han = 0
     if ura_value is None:
