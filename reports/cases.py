@@ -21,10 +21,11 @@ from xml.sax.saxutils import escape, quoteattr
 from analyzer.checks.audit import audit_log, resolve_rules
 from analyzer.checks.case_compare import KINDS, Comparison, Disagreement, compare_all, example
 from analyzer.checks.case_scoring import CaseError, score_case
-from analyzer.checks.cases import CASE_SCHEMA, cases_of
+from analyzer.checks.cases import CASE_SCHEMA, cases_of, yaku_name
 from mjaudit.errors import MjauditError
 from mjaudit.events import Win
 from mjaudit.findings import JsonValue
+from mjaudit.yaku import Yaku
 from parsers.containers import failure, iter_locators, read_locator
 from parsers.sources import DEFAULT_MAX_INPUT, load_bytes
 
@@ -95,6 +96,10 @@ _OPS: dict[str, Callable[[int, int], bool]] = {
 }
 
 
+# A yaku's label (``seat wind E``) to its schema name (``seat_wind_east``).
+_YAKU_BY_LABEL = {y.label: yaku_name(y) for y in Yaku}
+
+
 def parse_filter(spec: str) -> CaseFilter:
     """``yaku=pinfu``, ``limit=mangan``, ``han>=5``, ``rules=tenhou-sanma``: a test on a
     case's expected result or its rules' name; ValueError for anything else."""
@@ -113,7 +118,7 @@ def parse_filter(spec: str) -> CaseFilter:
     if op != "=":
         raise ValueError(f"--filter {spec!r}: {key} is compared with =")
     if key == "yaku":
-        name = value.lower().replace(" ", "_")
+        name = _YAKU_BY_LABEL.get(value, value.lower().replace(" ", "_"))
         return lambda case: any(
             isinstance(y, dict) and y.get("name") == name for y in _list(_expected(case), "yaku")
         )

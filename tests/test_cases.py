@@ -171,9 +171,12 @@ def test_bad_lines_are_named_by_file_and_line(
     broken = json.loads(json.dumps(cases[1]))
     broken["hand"]["concealed"] = "234m5x"
     no_hand = {k: v for k, v in cases[2].items() if k != "hand"}
+    later = {**cases[3], "schema": "mjaudit.cases/2"}
     path = tmp_path / "bad.jsonl"
     path.write_text(
-        "\n".join([json.dumps(cases[0]), "{not json", json.dumps(broken), json.dumps(no_hand)])
+        "\n".join(
+            [json.dumps(cases[0]), "{not json"] + [json.dumps(d) for d in (broken, no_hand, later)]
+        )
         + "\n",
         encoding="utf-8",
     )
@@ -185,6 +188,7 @@ def test_bad_lines_are_named_by_file_and_line(
         "quotes at column 2",
         f"mjaudit: {path} (line 3): hand.concealed: unexpected 'x' in mpsz string '234m5x'",
         f"mjaudit: {path} (line 4): hand: missing",
+        f'mjaudit: {path} (line 5): schema: "mjaudit.cases/2", this reads mjaudit.cases/1',
     ]
     answers = tmp_path / "answers.jsonl"
     answers.write_text(out + '{"id": "nobody", "result": {}}\n[1]\n', encoding="utf-8")
@@ -220,6 +224,10 @@ def test_filters_and_dedupe(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
         ("limit=mangan", lambda c: c["expected"]["limit"] == "mangan"),
         ("yaku=riichi", lambda c: "riichi" in [y["name"] for y in c["expected"]["yaku"]]),
         ("rules=tenhou", lambda c: c["rules"]["name"] == "tenhou"),
+        (
+            "yaku=seat wind E",
+            lambda c: "seat_wind_east" in [y["name"] for y in c["expected"]["yaku"]],
+        ),
     ):
         got = _export(capsys, tmp_path / "f.jsonl", *sample, "--filter", spec)
         assert [c["id"] for c in got] == [c["id"] for c in every if keep(c)], spec

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from analyzer.checks.audit_wins import expected_pao
-from analyzer.checks.cases import SCORING_RULES, WINDS, result_doc
+from analyzer.checks.cases import CASE_SCHEMA, SCORING_RULES, WINDS, result_doc
 from analyzer.engine.state import WinRecord
 from analyzer.hands.points import base_points, hand_payments, settle_win
 from analyzer.hands.scoring import NotAWin, score
@@ -249,6 +249,9 @@ def read_case(doc: JsonValue) -> ScoredCase:
     """A case read back into the scorer's values, or CaseError."""
     if not isinstance(doc, dict):
         raise CaseError(f"a case is a JSON object, not {json.dumps(doc)[:40]}")
+    schema = doc.get("schema", CASE_SCHEMA)
+    if schema != CASE_SCHEMA:
+        raise CaseError(f"schema: {json.dumps(schema)}, this reads {CASE_SCHEMA}")
     case_id = _field(doc, "id", str, "")
     assert isinstance(case_id, str)
     rules = _case_rules(_object(doc, "rules"))
