@@ -729,7 +729,7 @@ def cases_export(
     stdin): the hand, its situation and rules, and its result as the log recorded it
     and as mjaudit recomputed it. Exit 2 when an input could not be read.
 
-    Example: mjaudit cases export games/ -o cases.jsonl --filter han>=5 --dedupe
+    Example: mjaudit cases export games/ -o cases.jsonl --filter 'han>=5' --dedupe
     """
     from mjaudit.rules import load_rules
     from reports.cases import export_cases, parse_filter
