@@ -9,6 +9,7 @@ and settled by the same functions the audit uses. A case that cannot be read is 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -114,22 +115,19 @@ _BY_TEXT: dict[str, Tile] = {
 }
 
 
+_GROUPS = re.compile(r"([0-9]+)([mpsz])")
+
+
 def _quick_tiles(text: str) -> tuple[Tile, ...] | None:
-    out: list[Tile] = []
-    digits: list[str] = []
-    for ch in text:
-        if "0" <= ch <= "9":
-            digits.append(ch)
-            continue
-        for d in digits:
-            t = _BY_TEXT.get(d + ch)
-            if t is None:
-                return None
-            out.append(t)
-        if not digits:
-            return None
-        digits.clear()
-    return tuple(out) if not digits else None
+    """The tiles of well-formed compact mpsz, looked up group by group; None for
+    anything else (the parser then says what is wrong)."""
+    groups = _GROUPS.findall(text)
+    if sum(len(digits) + 1 for digits, _ in groups) != len(text):
+        return None
+    try:
+        return tuple(_BY_TEXT[d + suit] for digits, suit in groups for d in digits)
+    except KeyError:
+        return None
 
 
 def _tiles(text: JsonValue, where: str) -> tuple[Tile, ...]:
