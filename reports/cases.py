@@ -16,18 +16,16 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO
-from xml.sax.saxutils import escape, quoteattr
 
-from analyzer.checks.audit import audit_log, resolve_rules
 from analyzer.checks.case_compare import KINDS, Comparison, Disagreement, compare_all, example
 from analyzer.checks.case_scoring import CaseError, score_case
-from analyzer.checks.cases import CASE_SCHEMA, cases_of, yaku_name
+from analyzer.checks.cases import CASE_SCHEMA, yaku_name
 from mjaudit.errors import MjauditError
-from mjaudit.events import Win
 from mjaudit.findings import JsonValue
 from mjaudit.yaku import Yaku
-from parsers.containers import failure, iter_locators, read_locator
-from parsers.sources import DEFAULT_MAX_INPUT, load_bytes
+
+# The audit, the parsers and the containers are imported by export_cases alone:
+# score --batch and cases check start without them.
 
 __all__ = [
     "CHECK_SCHEMA",
@@ -164,9 +162,15 @@ def export_cases(
     filters: Sequence[CaseFilter] = (),
     dedupe: bool = False,
     rules: str = "auto",
-    max_input_size: int = DEFAULT_MAX_INPUT,
+    max_input_size: int = 64 * 1024 * 1024,  # parsers.sources.DEFAULT_MAX_INPUT
 ) -> ExportSummary:
     """Audit every log under ``paths`` and write one case per win to ``out``."""
+    from analyzer.checks.audit import audit_log, resolve_rules
+    from analyzer.checks.cases import cases_of
+    from mjaudit.events import Win
+    from parsers.containers import failure, iter_locators, read_locator
+    from parsers.sources import load_bytes
+
     summary = ExportSummary()
     seen_situations: set[str] = set()
     seen_ids: dict[str, int] = {}
@@ -231,7 +235,11 @@ def score_batch(name: str, out: IO[str]) -> BatchSummary:
             summary.problems.append(f"{name} (line {number}): {exc}")
             continue
         except Exception as exc:  # a bug: this line's problem, named, not the run's
-            summary.problems.append(failure(f"{name} (line {number})", "scoring", exc))
+            said = " ".join(str(exc).splitlines())
+            summary.problems.append(
+                f"{name} (line {number}): internal error while scoring: "
+                f"{type(exc).__name__}: {said}"
+            )
             continue
         if "error" in answer:
             summary.not_wins += 1
@@ -369,6 +377,22 @@ def render_check_json(check: CheckResult) -> str:
         "bad_lines": list(check.problems),
     }
     return json.dumps(doc, ensure_ascii=False, indent=2)
+
+
+# What XML text cannot hold at all (control characters, lone surrogates), written out.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_ENTITIES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})
+
+
+def escape(text: str) -> str:
+    """Text for an XML element or a double-quoted attribute (xml.sax.saxutils, which
+    imports urllib, costs more to import than this command takes to run)."""
+    text = _NOT_XML.sub(lambda m: m[0].encode("unicode_escape", "backslashreplace").decode(), text)
+    return text.translate(_ENTITIES)
+
+
+def quoteattr(text: str) -> str:
+    return f'"{escape(text)}"'
 
 
 def render_check_junit(check: CheckResult) -> str:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from analyzer.checks.audit import FileAudit
 from analyzer.checks.audit_wins import WinCheck
 from mjaudit.events import Limit, WinClaims
 from mjaudit.findings import JsonValue
@@ -21,6 +21,9 @@ from mjaudit.melds import Meld
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import to_mpsz
 from mjaudit.yaku import Yaku
+
+if TYPE_CHECKING:  # the audit itself is not needed to read or score a case
+    from analyzer.checks.audit import FileAudit
 
 __all__ = [
     "CASE_SCHEMA",
