@@ -10,7 +10,7 @@ from xml.etree import ElementTree
 import pytest
 
 from analyzer.checks.audit import audit_path
-from analyzer.checks.case_scoring import score_case
+from analyzer.checks.case_scoring import CaseError, score_case
 from mjaudit.events import Win
 from parsers import load
 from reports.cli import main
@@ -99,6 +99,10 @@ def test_a_case_scores_as_the_score_command_does(capsys: pytest.CaptureFixture[s
     assert answer["fu_parts"] == cli["fu_parts"]
     # Seat 2 pays the hand and two honba; seat 1 takes them and the stick.
     assert answer["deltas"] == [0, cli["received"], -cli["payments"]["discarder"], 0]
+    # The seat wind must be the one the seat has, counted from the dealer.
+    case["situation"]["seat_wind"] = "E"
+    with pytest.raises(CaseError, match="seat_wind: E, but seat 1 sits S of dealer 0"):
+        score_case(case)
 
 
 def _edit(answers: list[Case], index: int, edit: Any) -> str:

@@ -274,6 +274,11 @@ def read_case(doc: JsonValue) -> ScoredCase:
             text = _field(s, key, str, w)
             raise CaseError(f"{w}{key}: expected one of E, S, W, N, not {json.dumps(text)}")
         winds.append(wind)
+    if (seat - dealer) % rules.players != winds[0]:
+        raise CaseError(
+            f"{w}seat_wind: {WINDS[winds[0]]}, but seat {seat} sits "
+            f"{WINDS[(seat - dealer) % rules.players]} of dealer {dealer}"
+        )
     ura_value = s.get("ura_indicators", [])
     ura_han = 0
     if ura_value is None:
