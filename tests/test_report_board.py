@@ -134,7 +134,9 @@ def test_the_dora_row_gains_each_kans_indicator_at_the_step_the_log_turns_it() -
             board = watched.boards[round_no]
             k = board.events.index(index)
             steps = replayed(board)
-            indicator = str(log.events[index].indicator)  # type: ignore[attr-defined]
+            reveal = log.events[index]
+            assert isinstance(reveal, DoraReveal)
+            indicator = str(reveal.indicator)
             before, at = _dora_at(steps, k - 1), _dora_at(steps, k)
             assert at == [*before, indicator], (path.name, board.captions[k])
             assert board.captions[k] == f"new dora indicator {indicator}"
