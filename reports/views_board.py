@@ -97,9 +97,16 @@ SeatStates = Callable[[int, int, RoundState], tuple[SeatState, ...] | None]
 _CALLS = (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN)
 
 
+# Tiles are interned values: their tokens and sort keys are looked up, not rebuilt
+# at each of a game's two thousand steps.
+_ALL = (*(Tile(k) for k in range(34)), Tile("0m"), Tile("0p"), Tile("0s"))
+_NAME: dict[Tile, str] = {t: str(t) for t in _ALL}
+_KEY: dict[str, tuple[int, bool]] = {str(t): (t.kind, not t.red) for t in _ALL}
+
+
 def tokens(tiles: Sequence[Tile]) -> str:
     """Tiles as tokens, one per tile, in the order given: ``2s5s``."""
-    return "".join(map(str, tiles))
+    return "".join([_NAME[t] for t in tiles])
 
 
 def split_tokens(text: str) -> list[str]:
@@ -111,12 +118,6 @@ def split_tokens(text: str) -> list[str]:
         else:
             out[-1] += ch
     return out
-
-
-def _key(token: str) -> tuple[int, bool]:
-    """Sort key of a hand token: by kind, a red five before the plain ones."""
-    n = int(token[0])
-    return ("mpsz".index(token[1]) * 9 + (5 if n == 0 else n) - 1, n != 0)
 
 
 def _sorted_tokens(hand: Sequence[Tile]) -> str:
@@ -151,36 +152,32 @@ def dora_shown(state: RoundState) -> str:
     that the rules have not placed yet (just turned, or turned early). A kan's
     indicator thus shows at the step the log turns it."""
     clock = state.clock
-    shown = "".join(str(t) if t is not None else "1zb" for t in clock.dora)
-    for reveal in (*clock.early, *clock.gap):
-        shown += str(reveal.indicator)
+    shown = "".join([_NAME[t] if t is not None else "1zb" for t in clock.dora])
+    if clock.early or clock.gap:
+        shown += "".join([_NAME[r.indicator] for r in (*clock.early, *clock.gap)])
     return shown
 
 
-def _caption(ev: Event, names: Sequence[str], state: RoundState) -> str:
-    players = state.players
-    dealer = state.start.dealer
-
-    def who(seat: int) -> str:
-        return f"{wind_of(seat, dealer, players)} {names[seat]}"
-
+def _caption(ev: Event, who: Sequence[str]) -> str:
+    """What happened at a step; ``who[s]`` is seat s's wind in the hand and name."""
     match ev:
         case DrawTile():
-            return f"{who(ev.seat)} draws {ev.tile}"
+            return f"{who[ev.seat]} draws {_NAME[ev.tile]}"
         case Discard():
-            return f"{who(ev.seat)} discards {ev.tile}" + (" (tsumogiri)" if ev.tsumogiri else "")
+            tsumogiri = " (tsumogiri)" if ev.tsumogiri else ""
+            return f"{who[ev.seat]} discards {_NAME[ev.tile]}{tsumogiri}"
         case DeclareMeld():
-            return f"{who(ev.seat)} calls {ev.meld.kind.value} {to_mpsz(ev.meld.tiles)}"
+            return f"{who[ev.seat]} calls {ev.meld.kind.value} {to_mpsz(ev.meld.tiles)}"
         case DoraReveal():
             return f"new dora indicator {ev.indicator}"
         case RiichiDeclared():
-            return f"{who(ev.seat)} declares riichi"
+            return f"{who[ev.seat]} declares riichi"
         case RiichiAccepted():
-            return f"{who(ev.seat)}'s riichi stick is paid"
+            return f"{who[ev.seat]}'s riichi stick is paid"
         case Win():
             if ev.tsumo:
-                return f"{who(ev.seat)} wins by tsumo"
-            return f"{who(ev.seat)} wins by ron on {who(ev.from_seat)}"
+                return f"{who[ev.seat]} wins by tsumo"
+            return f"{who[ev.seat]} wins by ron on {who[ev.from_seat]}"
         case RoundDraw():
             return f"draw: {ev.reason.value}"
         case _:
@@ -270,7 +267,7 @@ class BoardState:
                     hand.append(self.drawn[s])
                     self.drawn[s] = ""
                 hand.remove(arg[:2])
-                hand.sort(key=_key)
+                hand.sort(key=_KEY.__getitem__)  # by kind, a red five first
                 self.ponds[s].append(arg)
             case "c":
                 self.ponds[s][-1] += "c"
@@ -338,6 +335,7 @@ class BoardRecorder:
         self._states: tuple[SeatState, ...] | None = None
         self._waits_cache: dict[str, str] = {}
         self._round = -1
+        self._who: tuple[str, ...] = ()
 
     @property
     def rounds(self) -> tuple[RoundBoard, ...]:
@@ -352,10 +350,7 @@ class BoardRecorder:
         start = state.start
         dealer = start.dealer
         board = BoardState(
-            hands=[
-                [str(t) for t in sorted(state.hands[s], key=lambda t: (t.kind, not t.red))]
-                for s in seats
-            ],
+            hands=[split_tokens(_sorted_tokens(state.hands[s])) for s in seats],
             drawn=[""] * players,
             melds=[[] for _ in seats],
             ponds=[[] for _ in seats],
@@ -374,7 +369,8 @@ class BoardRecorder:
         else:
             board.waits = [self._waits(state.hands[s], state.nsets[s]) for s in seats]
         self._states = states
-        caption = f"{start.label}: dealer {wind_of(dealer, dealer, players)} {self.names[dealer]}"
+        self._who = tuple(f"{wind_of(s, dealer, players)} {self.names[s]}" for s in range(4))
+        caption = f"{start.label}: dealer {self._who[dealer]}"
         self._now = _RoundRecording(board, state.event_index, caption)
 
     def step(self, index: int, event: Event, state: RoundState) -> None:
@@ -385,14 +381,14 @@ class BoardRecorder:
         kind = type(event)
         if kind is DrawTile:
             assert isinstance(event, DrawTile)
-            ops.append(f"d{event.seat}{event.tile}")
+            ops.append(f"d{event.seat}{_NAME[event.tile]}")
             active = event.seat
         elif kind is Discard:
             assert isinstance(event, Discard)
             flags = ("t" if event.tsumogiri else "") + (
                 "r" if index in state.riichi_discards else ""
             )
-            ops.append(f"x{event.seat}{event.tile}{flags}")
+            ops.append(f"x{event.seat}{_NAME[event.tile]}{flags}")
             active = event.seat
         elif kind is DeclareMeld:
             assert isinstance(event, DeclareMeld)
@@ -411,7 +407,7 @@ class BoardRecorder:
         step = ("-" if active < 0 else str(active)) + " ".join(ops)
         board.active = active
         now.steps.append(step)
-        now.captions.append(_caption(event, self.names, state))
+        now.captions.append(_caption(event, self._who))
         now.events.append(index)
 
     def end_round(self, state: RoundState) -> None:
