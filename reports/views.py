@@ -46,6 +46,7 @@ __all__ = [
     "RoundView",
     "WinView",
     "build_game_view",
+    "name_seats",
     "script_json",
 ]
 
