@@ -8,8 +8,11 @@ replays the steps; :meth:`BoardState.apply` is the same replay in Python, which
 gives the board shown without script (the round's last step) and the tests.
 
 Every operation names its seat and tiles, so a later view from one seat can hide
-what that seat cannot see (the other hands, their draws) from the same data, and a
-per-turn note can be attached to the step that carries the turn.
+what that seat cannot see (the other hands, their draws) from the same data. Notes
+are attached to steps: ``RoundBoard.events`` maps each step to its event's index
+in the log, and the page's round data carries ``notes`` as ``[step, kind, text]``
+(reports/views.py puts each finding there; a per-turn note keyed by event index
+goes to the same list), which the board shows at that step and the keys n/p visit.
 
 Tile tokens (also read by templates/report.js): a tile is ``5m``, ``0p`` (a red
 five), ``7z``; a pond tile may carry flags ``t`` (tsumogiri), ``r`` (riichi tile,

@@ -153,3 +153,16 @@ def test_waits_are_one_tile_each() -> None:
     html = str(tile_group(board.waits[0], "hand"))
     assert html.count('<use href="#t2s"/>') == 1 and html.count('<use href="#t5s"/>') == 1
     assert 'aria-label="25s"' in html
+
+
+def test_a_step_carries_a_change_not_the_board() -> None:
+    # A draw or a discard is one short operation (plus waits or furiten when they
+    # change); only a call rewrites the caller's hand and melds.
+    for path in sorted(SAMPLES.glob("*.xml")):
+        for board in watch(load(str(path))).boards:
+            assert len(board.steps) == len(board.captions) - 1
+            for step in board.steps:
+                ops = step[1:].split(" ") if len(step) > 1 else []
+                if not any(op.startswith("h") for op in ops):
+                    assert len(step) <= 40, (path.name, step)
+                assert all(op[0] in "dxchMDlksRwf" for op in ops), step
