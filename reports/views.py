@@ -229,7 +229,8 @@ def name_seats(text: str, names: Sequence[str], players: int) -> str:
 
     def one(m: re.Match[str]) -> str:
         s = int(m.group(1))
-        return f"{names[s]} (seat {s})" if s < players else m.group(0)
+        # A seat without a name is already called "seat N".
+        return f"{names[s]} (seat {s})" if s < players and names[s] != m.group(0) else m.group(0)
 
     def many(m: re.Match[str]) -> str:
         seats = [int(x) for x in re.findall(r"\d", m.group(1))]

@@ -268,6 +268,7 @@ def test_name_seats_puts_names_beside_seats() -> None:
     assert name_seats("the log shows seats [0, 2] tenpai", names, 4) == (
         "the log shows seats [0, 2] (Aoi, <b>) tenpai"
     )
+    assert name_seats("seat 1 wins", ("Aoi", "seat 1", "C", "D"), 4) == "seat 1 wins"
     assert name_seats("seat 3 plays in a 3-player game", names, 3) == (
         "seat 3 plays in a 3-player game"
     )
