@@ -152,14 +152,19 @@
     if (m[2] !== undefined) rounds[r].board.scrollIntoView({ block: "center" });
     return true;
   }
-  // The board the reader is looking at: the one with most of its height on screen
-  // (the last one stepped when it is as visible, or when none is on screen).
+  // The board the reader is looking at: the one last stepped while at least half of
+  // it (or half the window) is on screen, else the one with most of its height shown.
   function inView() {
-    var best = current, most = 0, h = window.innerHeight;
-    rounds.forEach(function (rd, r) {
+    var h = window.innerHeight, best = current, most = 0;
+    function seen(rd) {
       var box = rd.board.getBoundingClientRect();
-      var seen = Math.min(box.bottom, h) - Math.max(box.top, 0);
-      if (seen > most || (seen === most && seen > 0 && r === current)) { most = seen; best = r; }
+      return [Math.min(box.bottom, h) - Math.max(box.top, 0), Math.min(box.height, h)];
+    }
+    var mine = seen(rounds[current]);
+    if (mine[0] >= mine[1] / 2) return current;
+    rounds.forEach(function (rd, r) {
+      var v = seen(rd)[0];
+      if (v > most) { most = v; best = r; }
     });
     return best;
   }
