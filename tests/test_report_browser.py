@@ -570,3 +570,21 @@ def test_the_printed_page_has_no_controls(browser: DevTools, tmp_path: Path) -> 
         assert browser.evaluate("document.querySelectorAll('.board svg.tile').length") > 50
     finally:
         browser.call("Emulation.setEmulatedMedia", media="")
+
+
+@pytest.mark.corpus
+def test_a_note_naming_an_untrusted_player_is_text(browser: DevTools, tmp_path: Path) -> None:
+    log = load(str(_longest_game()))
+    start = log.start
+    players = (PlayerInfo(EVIL), *start.players[1:])
+    log = dataclasses.replace(
+        log, events=(dataclasses.replace(start, players=players), *log.events[1:])
+    )
+    page, _ = _page(tmp_path, log)
+    _open(browser, page, "#r8s140")
+    notes = _board_at(browser, 8)["notes"]
+    assert f"{EVIL} (seat 0) discards 7s and is tenpai but furiten" in notes
+    assert browser.evaluate("document.querySelectorAll('.notes script').length") == 0
+    browser.drain()
+    assert "Page.javascriptDialogOpening" not in [e.get("method") for e in browser.events]
+    assert _errors(browser) == []
