@@ -245,9 +245,10 @@ class BoardState:
         self.active = -1 if step[0] == "-" else int(step[0])
         for op in step[1:].split(" "):
             if op:
-                self._op(op)
+                self.apply_op(op)
 
-    def _op(self, op: str) -> None:
+    def apply_op(self, op: str) -> None:
+        """Apply one operation of a step."""
         code, rest = op[0], op[1:]
         match code:
             case "D":
@@ -372,7 +373,9 @@ class BoardRecorder:
         else:
             board.waits = [self._waits(state.hands[s], state.nsets[s]) for s in seats]
         self._states = states
-        self._who = tuple(f"{wind_of(s, dealer, players)} {self.names[s]}" for s in range(4))
+        self._who = tuple(
+            f"{wind_of(s, dealer, players)} {self.names[s]}" for s in range(len(self.names))
+        )
         caption = f"{start.label}: dealer {self._who[dealer]}"
         self._now = _RoundRecording(board, state.event_index, caption)
 
@@ -405,7 +408,7 @@ class BoardRecorder:
             seat_of = getattr(event, "seat", None)
             active = seat_of if isinstance(seat_of, int) else -1
         for op in ops:
-            board._op(op)
+            board.apply_op(op)
         ops.extend(self._changes(board, index, state, kind is DrawTile))
         step = ("-" if active < 0 else str(active)) + " ".join(ops)
         board.active = active
