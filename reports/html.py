@@ -38,6 +38,7 @@ from parsers.containers import (
     read_locator,
 )
 from reports.charts import SEAT_COLOURS
+from reports.i18n import current, gettext
 from reports.tiles_svg import sprite
 from reports.views import GameView, build_game_view
 from reports.views_facts import GameFacts, collect_game
@@ -68,6 +69,9 @@ def _env() -> jinja2.Environment:
         lstrip_blocks=False,
     )
     env.globals["seat_colours"] = SEAT_COLOURS
+    # The message catalogue (reports/i18n.py), in the language of the pages being made.
+    env.globals["_"] = gettext
+    env.globals["page_language"] = current
     return env
 
 
