@@ -41,6 +41,7 @@ __all__ = [
     "WAIT_SHAPES",
     "Decomposition",
     "decompose",
+    "draw_shanten",
     "hand_key",
     "is_chiitoitsu",
     "is_complete",
@@ -56,6 +57,7 @@ __all__ = [
 SEQ: Final = 34
 _POSITIONS: Final = range(9)  # the positions of a suit's counts
 YAOCHU: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_YAOCHU_SET: Final = frozenset(YAOCHU)
 _CACHE_LIMIT: Final = 200_000
 
 Vec = tuple[int, ...]
@@ -704,3 +706,88 @@ def shanten(counts: Sequence[int]) -> int:
         yao_pair = any(counts[k] >= 2 for k in YAOCHU)
         best = min(best, 13 - yao_kinds - yao_pair)
     return best
+
+
+def _pair_shanten(a: Frontier, b: Frontier, needed: int) -> int:
+    """:func:`_standard_shanten` of two frontiers, without merging them first."""
+    best = 2 * needed
+    for m1, t1, h1 in a:
+        for m2, t2, h2 in b:
+            h = h1 + h2
+            if h > 1:
+                continue
+            m = min(m1 + m2, needed)
+            value = 2 * needed - 2 * m - min(t1 + t2, needed - m) - h
+            if value < best:
+                best = value
+    return best
+
+
+def draw_shanten(counts: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+    """:func:`shanten` of a concealed part of 3k+1 tiles, and for each of the 34 kinds
+    the shanten of the part with one more tile of that kind.
+
+    A kind held four times keeps the part's shanten: there is no fifth tile to draw.
+    The same values as :func:`shanten`, computed together: a draw changes one suit,
+    so the other three suits' frontiers are merged once for all its kinds, and a kind
+    with no tile of its own suit within two of it (an honour not held) adds only an
+    isolated tile, which leaves the standard shape where it was.
+    """
+    total = sum(counts)
+    if total % 3 != 1:
+        raise ValueError(f"draw_shanten() needs 3k+1 tiles, got {total}")
+    needed = (total + 1) // 3
+    vecs = [tuple(counts[9 * s : 9 * s + 9]) for s in range(3)]
+    honors = tuple(counts[27:34])
+    parts = [*(_suit_frontier(v) for v in vecs), _honor_frontier(honors)]
+    # The merged frontier of every part but one, from merges on either side.
+    left = [parts[0], _merge(parts[0], parts[1])]
+    left.append(_merge(left[1], parts[2]))
+    right = [_merge(parts[2], parts[3])]
+    right.insert(0, _merge(parts[1], right[0]))
+    others = (right[0], _merge(parts[0], right[1]), _merge(left[1], parts[3]), left[2])
+    base = _pair_shanten(others[0], parts[0], needed)
+    after = [base] * 34
+    for s in range(4):
+        for k in range(9 if s < 3 else 7):
+            kind = 9 * s + k
+            c = counts[kind]
+            if c >= 4:
+                continue
+            if s < 3:
+                vec = list(vecs[s])
+                if not c and not any(vec[max(0, k - 2) : k + 3]):
+                    continue
+                vec[k] += 1
+                grown = _suit_frontier(tuple(vec))
+            else:
+                if not c:
+                    continue
+                h = list(honors)
+                h[k] += 1
+                grown = _honor_frontier(tuple(h))
+            after[kind] = _pair_shanten(others[s], grown, needed)
+    if total == 13:
+        # Seven pairs and thirteen orphans (shanten() counts them for 13 and 14 tiles).
+        kinds = sum(1 for c in counts if c)
+        pairs = sum(1 for c in counts if c >= 2)
+        yao_kinds = sum(1 for k in YAOCHU if counts[k])
+        yao_pair = any(counts[k] >= 2 for k in YAOCHU)
+        kokushi = 13 - yao_kinds - yao_pair
+        base = min(base, 6 - pairs + max(0, 7 - kinds), kokushi)
+        for kind in range(34):
+            c = counts[kind]
+            if c >= 4:
+                after[kind] = base
+                continue
+            p = pairs + (c == 1)
+            n = kinds + (c == 0)
+            best = min(after[kind], 6 - p + max(0, 7 - n), kokushi)
+            if kind in _YAOCHU_SET:
+                best = min(best, 13 - yao_kinds - (c == 0) - (yao_pair or c == 1))
+            after[kind] = best
+    else:
+        for kind in range(34):
+            if counts[kind] >= 4:
+                after[kind] = base
+    return base, tuple(after)
