@@ -716,11 +716,45 @@ def _pair_shanten(a: Frontier, b: Frontier, needed: int) -> int:
             h = h1 + h2
             if h > 1:
                 continue
-            m = min(m1 + m2, needed)
-            value = 2 * needed - 2 * m - min(t1 + t2, needed - m) - h
+            m = m1 + m2
+            if m > needed:
+                m = needed
+            t = t1 + t2
+            if t > needed - m:
+                t = needed - m
+            value = 2 * (needed - m) - t - h
             if value < best:
                 best = value
     return best
+
+
+# The draws that can change a part's frontier, by the part's counts: each distinct
+# frontier the part can grow to, with the kinds (local to the part) that grow it so.
+# A draw with no tile of its own suit within two of it (an honour not held) adds an
+# isolated tile, which leaves the frontier as it was; a kind held four times has no
+# fifth tile.
+_SUIT_DRAWS: dict[Vec, tuple[tuple[Frontier, tuple[int, ...]], ...]] = {}
+_HONOR_DRAWS: dict[Vec, tuple[tuple[Frontier, tuple[int, ...]], ...]] = {}
+
+
+def _part_draws(vec: Vec, honors: bool) -> tuple[tuple[Frontier, tuple[int, ...]], ...]:
+    table = _HONOR_DRAWS if honors else _SUIT_DRAWS
+    found = table.get(vec)
+    if found is None:
+        grown: dict[Frontier, list[int]] = {}
+        v = list(vec)
+        for k in range(len(v)):
+            if v[k] >= 4 or not (v[k] if honors else any(v[max(0, k - 2) : k + 3])):
+                continue
+            v[k] += 1
+            f = _honor_frontier(tuple(v)) if honors else _suit_frontier(tuple(v))
+            v[k] -= 1
+            grown.setdefault(f, []).append(k)
+        found = tuple((f, tuple(ks)) for f, ks in grown.items())
+        if len(table) > _CACHE_LIMIT:
+            table.clear()
+        table[vec] = found
+    return found
 
 
 def draw_shanten(counts: Sequence[int]) -> tuple[int, tuple[int, ...]]:
@@ -728,66 +762,75 @@ def draw_shanten(counts: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     the shanten of the part with one more tile of that kind.
 
     A kind held four times keeps the part's shanten: there is no fifth tile to draw.
-    The same values as :func:`shanten`, computed together: a draw changes one suit,
-    so the other three suits' frontiers are merged once for all its kinds, and a kind
-    with no tile of its own suit within two of it (an honour not held) adds only an
-    isolated tile, which leaves the standard shape where it was.
+    The same values as :func:`shanten`, computed together: a draw changes one part, so
+    the other three parts' frontiers are merged once for all its kinds, and each
+    frontier a part can grow to is paired with them once.
     """
     total = sum(counts)
     if total % 3 != 1:
         raise ValueError(f"draw_shanten() needs 3k+1 tiles, got {total}")
     needed = (total + 1) // 3
-    vecs = [tuple(counts[9 * s : 9 * s + 9]) for s in range(3)]
-    honors = tuple(counts[27:34])
-    parts = [*(_suit_frontier(v) for v in vecs), _honor_frontier(honors)]
+    vecs = (
+        tuple(counts[0:9]),
+        tuple(counts[9:18]),
+        tuple(counts[18:27]),
+        tuple(counts[27:34]),
+    )
+    parts = (
+        _suit_frontier(vecs[0]),
+        _suit_frontier(vecs[1]),
+        _suit_frontier(vecs[2]),
+        _honor_frontier(vecs[3]),
+    )
     # The merged frontier of every part but one, from merges on either side.
-    left = [parts[0], _merge(parts[0], parts[1])]
-    left.append(_merge(left[1], parts[2]))
-    right = [_merge(parts[2], parts[3])]
-    right.insert(0, _merge(parts[1], right[0]))
-    others = (right[0], _merge(parts[0], right[1]), _merge(left[1], parts[3]), left[2])
-    base = _pair_shanten(others[0], parts[0], needed)
-    after = [base] * 34
+    left = _merge(parts[0], parts[1])
+    right = _merge(parts[2], parts[3])
+    others = (
+        _merge(parts[1], right),
+        _merge(parts[0], right),
+        _merge(left, parts[3]),
+        _merge(left, parts[2]),
+    )
+    standard = _pair_shanten(others[0], parts[0], needed)
+    after = [standard] * 34
     for s in range(4):
-        for k in range(9 if s < 3 else 7):
-            kind = 9 * s + k
-            c = counts[kind]
-            if c >= 4:
-                continue
-            if s < 3:
-                vec = list(vecs[s])
-                if not c and not any(vec[max(0, k - 2) : k + 3]):
-                    continue
-                vec[k] += 1
-                grown = _suit_frontier(tuple(vec))
-            else:
-                if not c:
-                    continue
-                h = list(honors)
-                h[k] += 1
-                grown = _honor_frontier(tuple(h))
-            after[kind] = _pair_shanten(others[s], grown, needed)
-    if total == 13:
-        # Seven pairs and thirteen orphans (shanten() counts them for 13 and 14 tiles).
-        kinds = sum(1 for c in counts if c)
-        pairs = sum(1 for c in counts if c >= 2)
-        yao_kinds = sum(1 for k in YAOCHU if counts[k])
-        yao_pair = any(counts[k] >= 2 for k in YAOCHU)
-        kokushi = 13 - yao_kinds - yao_pair
-        base = min(base, 6 - pairs + max(0, 7 - kinds), kokushi)
-        for kind in range(34):
-            c = counts[kind]
-            if c >= 4:
-                after[kind] = base
-                continue
-            p = pairs + (c == 1)
-            n = kinds + (c == 0)
-            best = min(after[kind], 6 - p + max(0, 7 - n), kokushi)
-            if kind in _YAOCHU_SET:
-                best = min(best, 13 - yao_kinds - (c == 0) - (yao_pair or c == 1))
-            after[kind] = best
-    else:
-        for kind in range(34):
-            if counts[kind] >= 4:
-                after[kind] = base
+        for grown, kinds in _part_draws(vecs[s], s == 3):
+            value = _pair_shanten(others[s], grown, needed)
+            if value != standard:
+                for k in kinds:
+                    after[9 * s + k] = value
+    if total != 13:
+        return standard, tuple(after)
+    # Seven pairs and thirteen orphans (shanten() counts them for 13 and 14 tiles). A
+    # draw lowers either by one at most: they matter only where they reach as low.
+    kinds_held = pairs = yao_kinds = 0
+    for c in counts:
+        if c:
+            kinds_held += 1
+            if c >= 2:
+                pairs += 1
+    yao_pair = False
+    for k in YAOCHU:
+        if counts[k]:
+            yao_kinds += 1
+            if counts[k] >= 2:
+                yao_pair = True
+    chiitoitsu = 6 - pairs + max(0, 7 - kinds_held)
+    kokushi = 13 - yao_kinds - yao_pair
+    if min(chiitoitsu, kokushi) > standard:
+        return standard, tuple(after)
+    base = min(standard, chiitoitsu, kokushi)
+    for kind in range(34):
+        c = counts[kind]
+        if c >= 4:
+            after[kind] = base
+            continue
+        best = min(
+            after[kind],
+            6 - (pairs + (c == 1)) + max(0, 7 - kinds_held - (c == 0)),
+            kokushi,
+        )
+        if kind in _YAOCHU_SET:
+            best = min(best, 13 - yao_kinds - (c == 0) - (yao_pair or c == 1))
+        after[kind] = best
     return base, tuple(after)
