@@ -79,40 +79,62 @@ def _cover(vec: tuple[int, ...], honours: bool) -> tuple[int, ...]:
     return tuple(best)
 
 
+def _join(a: tuple[int, ...], b: tuple[int, ...], sets: int) -> tuple[int, ...]:
+    """The cover table of two parts together, up to ``sets`` sets."""
+    return tuple(
+        max(
+            a[2 * (s - s2) + (h - h2)] + b[2 * s2 + h2]
+            for s2 in range(s + 1)
+            for h2 in range(h + 1)
+        )
+        for s in range(sets + 1)
+        for h in range(2)
+    )
+
+
+def _parts(c: list[int]) -> list[tuple[int, ...]]:
+    return [_cover(tuple(c[9 * p : 9 * p + 9]), p == 3) for p in range(4)]
+
+
+def _special_cover(c: list[int]) -> int:
+    """The most tiles seven different pairs or thirteen orphans share with ``c``."""
+    pairs = sum(sorted((min(n, 2) for n in c), reverse=True)[:7])
+    orphans = sum(1 for k in YAOCHU if c[k])
+    return max(pairs, *(orphans + (c[double] >= 2) for double in YAOCHU))
+
+
 def brute_shanten(c: list[int]) -> int:
     total = sum(c)
     sets = total // 3  # the sets a complete hand of this size needs
-    # reach[2 * s + h]: the most tiles s sets and h pairs cover in the parts so far.
-    reach = _cover(tuple(c[0:9]), False)
-    for p in (1, 2, 3):
-        table = _cover(tuple(c[9 * p : 9 * p + 9]), p == 3)
-        reach = tuple(
-            max(
-                reach[2 * (s - s2) + (h - h2)] + table[2 * s2 + h2]
-                for s2 in range(s + 1)
-                for h2 in range(h + 1)
-            )
-            for s in range(sets + 1)
-            for h in range(2)
-        )
-    covered = reach[2 * sets + 1]
+    a, b, h, d = _parts(c)
+    covered = _join(_join(_join(a, b, sets), h, sets), d, sets)[2 * sets + 1]
     if total >= 13:
-        covered = max(covered, sum(sorted((min(n, 2) for n in c), reverse=True)[:7]))
-        orphans = sum(1 for k in YAOCHU if c[k])
-        for double in YAOCHU:
-            covered = max(covered, orphans + (c[double] >= 2))
+        covered = max(covered, _special_cover(c))
     return 3 * sets + 1 - covered
 
 
 def brute_ukeire(c: list[int]) -> tuple[int, ...]:
+    """The kinds whose draw lowers the brute-force shanten (a draw changes one part:
+    the other three are joined once for all its kinds)."""
     now = brute_shanten(c)
+    total = sum(c) + 1
+    sets = total // 3
+    parts = _parts(c)
     found = []
-    for k in range(34):
-        if c[k] < 4:
+    for p in range(4):
+        rest = [t for q, t in enumerate(parts) if q != p]
+        others = _join(_join(rest[0], rest[1], sets), rest[2], sets)
+        for k in range(9 * p, min(9 * p + 9, 34)):
+            if c[k] >= 4:
+                continue
             c[k] += 1
-            if brute_shanten(c) < now:
-                found.append(k)
+            grown = _cover(tuple(c[9 * p : 9 * p + 9]), p == 3)
+            covered = _join(others, grown, sets)[2 * sets + 1]
+            if total >= 13:
+                covered = max(covered, _special_cover(c))
             c[k] -= 1
+            if 3 * sets + 1 - covered < now:
+                found.append(k)
     return tuple(found)
 
 
