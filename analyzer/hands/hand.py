@@ -757,6 +757,21 @@ def _part_draws(vec: Vec, honors: bool) -> tuple[tuple[Frontier, tuple[int, ...]
     return found
 
 
+_MERGED: dict[tuple[Frontier, Frontier], Frontier] = {}
+
+
+def _merged(a: Frontier, b: Frontier) -> Frontier:
+    """:func:`_merge`, kept: the hands of one turn (each discard's) share most parts."""
+    key = (a, b)
+    found = _MERGED.get(key)
+    if found is None:
+        found = _merge(a, b)
+        if len(_MERGED) > _CACHE_LIMIT:
+            _MERGED.clear()
+        _MERGED[key] = found
+    return found
+
+
 def draw_shanten(counts: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     """:func:`shanten` of a concealed part of 3k+1 tiles, and for each of the 34 kinds
     the shanten of the part with one more tile of that kind.
@@ -783,13 +798,13 @@ def draw_shanten(counts: Sequence[int]) -> tuple[int, tuple[int, ...]]:
         _honor_frontier(vecs[3]),
     )
     # The merged frontier of every part but one, from merges on either side.
-    left = _merge(parts[0], parts[1])
-    right = _merge(parts[2], parts[3])
+    left = _merged(parts[0], parts[1])
+    right = _merged(parts[2], parts[3])
     others = (
-        _merge(parts[1], right),
-        _merge(parts[0], right),
-        _merge(left, parts[3]),
-        _merge(left, parts[2]),
+        _merged(parts[1], right),
+        _merged(parts[0], right),
+        _merged(left, parts[3]),
+        _merged(left, parts[2]),
     )
     standard = _pair_shanten(others[0], parts[0], needed)
     after = [standard] * 34
