@@ -758,6 +758,7 @@ def _part_draws(vec: Vec, honors: bool) -> tuple[tuple[Frontier, tuple[int, ...]
 
 
 _MERGED: dict[tuple[Frontier, Frontier], Frontier] = {}
+_PAIRED: dict[tuple[Frontier, Frontier, int], int] = {}
 
 
 def _merged(a: Frontier, b: Frontier) -> Frontier:
@@ -808,9 +809,17 @@ def draw_shanten(counts: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     )
     standard = _pair_shanten(others[0], parts[0], needed)
     after = [standard] * 34
+    paired = _PAIRED
     for s in range(4):
+        other = others[s]
         for grown, kinds in _part_draws(vecs[s], s == 3):
-            value = _pair_shanten(others[s], grown, needed)
+            key = (other, grown, needed)
+            value = paired.get(key)
+            if value is None:
+                value = _pair_shanten(other, grown, needed)
+                if len(paired) > _CACHE_LIMIT:
+                    paired.clear()
+                paired[key] = value
             if value != standard:
                 for k in kinds:
                     after[9 * s + k] = value
