@@ -67,7 +67,7 @@ __all__ = [
     "turn_efficiency",
 ]
 
-_CACHE_LIMIT = 100_000
+_CACHE_LIMIT = 50_000
 # Events between a turn's start and its discard that do not end the turn.
 _KEEP_TURN = (RiichiDeclared, DoraReveal)
 
@@ -172,11 +172,12 @@ def _shanten_text(n: int) -> str:
 
 # -- shapes, by hand key ------------------------------------------------------------
 
-# A 3k+1 part: (shanten, the kinds that lower it).
-_HANDS: dict[tuple[int, ...], tuple[int, tuple[int, ...]]] = {}
+# A 3k+1 part by its counts as bytes (small, quick to hash): its shanten and the kinds
+# that lower it.
+_HANDS: dict[bytes, tuple[int, tuple[int, ...]]] = {}
 
 
-def _shape(key: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+def _shape(key: bytes) -> tuple[int, tuple[int, ...]]:
     found = _HANDS.get(key)
     if found is None:
         base, after = draw_shanten(key)
@@ -198,7 +199,7 @@ def hand_efficiency(counts: Sequence[int], seen: Sequence[int]) -> HandEfficienc
 
     ``seen``: the copies of each kind the seat can see, its own hand included.
     """
-    base, kinds = _shape(tuple(counts))
+    base, kinds = _shape(bytes(counts))
     return HandEfficiency(base, _ukeire(kinds, seen))
 
 
@@ -222,7 +223,7 @@ def turn_efficiency(
     options = []
     for k in held:
         part[k] -= 1
-        base, kinds = _shape(tuple(part))
+        base, kinds = _shape(bytes(part))
         part[k] += 1
         options.append(DiscardOption(k, base, _ukeire(kinds, seen)))
     return TurnEfficiency(shanten(counts), tuple(options))
