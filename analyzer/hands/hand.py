@@ -780,7 +780,8 @@ def draw_shanten(counts: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     A kind held four times keeps the part's shanten: there is no fifth tile to draw.
     The same values as :func:`shanten`, computed together: a draw changes one part, so
     the other three parts' frontiers are merged once for all its kinds, and each
-    frontier a part can grow to is paired with them once.
+    frontier a part can grow to is paired with them once. Merges and pairings are kept
+    (bounded like the frontiers): the hands a turn's discards leave share most parts.
     """
     total = sum(counts)
     if total % 3 != 1:
@@ -826,7 +827,8 @@ def draw_shanten(counts: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     if total != 13:
         return standard, tuple(after)
     # Seven pairs and thirteen orphans (shanten() counts them for 13 and 14 tiles). A
-    # draw lowers either by one at most: they matter only where they reach as low.
+    # draw lowers either by one at most, and never raises the standard shape's: when
+    # both are above it, they change no value.
     kinds_held = pairs = yao_kinds = 0
     for c in counts:
         if c:
