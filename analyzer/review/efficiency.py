@@ -329,11 +329,10 @@ class EfficiencyTracker:
         self._round = state.record.index
         self._open = None
         seats = frozenset(range(state.players))
+        if self.seats is not None:
+            seats &= self.seats
         # A hand the log broke at its deal is no hand to read.
-        complete = state.record.complete
-        self._watched = (
-            (seats if self.seats is None else seats & self.seats) if complete else (frozenset())
-        )
+        self._watched = seats if state.record.complete else frozenset()
 
     def step(self, index: int, event: Event, state: RoundState) -> None:
         kind = type(event)
