@@ -104,11 +104,17 @@ def _special_cover(c: list[int]) -> int:
     return max(pairs, *(orphans + (c[double] >= 2) for double in YAOCHU))
 
 
+def _standard_cover(c: list[int]) -> int:
+    """The most tiles a hand of sets and a pair (as many sets as ``c`` needs) shares."""
+    sets = sum(c) // 3
+    a, b, h, d = _parts(c)
+    return _join(_join(_join(a, b, sets), h, sets), d, sets)[2 * sets + 1]
+
+
 def brute_shanten(c: list[int]) -> int:
     total = sum(c)
     sets = total // 3  # the sets a complete hand of this size needs
-    a, b, h, d = _parts(c)
-    covered = _join(_join(_join(a, b, sets), h, sets), d, sets)[2 * sets + 1]
+    covered = _standard_cover(c)
     if total >= 13:
         covered = max(covered, _special_cover(c))
     return 3 * sets + 1 - covered
@@ -257,9 +263,12 @@ def test_shanten_and_ukeire_agree_with_brute_force_on_waiting_hands() -> None:
         assert found.shanten == brute_shanten(c), c
         assert found.ukeire.kinds == expected, c
         assert found.ukeire.unseen == tuple(max(0, 4 - seen[k]) for k in expected), c
-    # The hands reach from tenpai to far off, seven pairs and thirteen orphans included.
+    # The hands reach from tenpai to far off, and for some seven pairs or thirteen
+    # orphans are nearer than any four sets and a pair.
     assert {0, 1, 2, 3, 4} <= set(shapes)
     assert sum(1 for c in hands if sum(c) == 13 and brute_shanten(c) == 0) > 300
+    special = [c for c in hands if sum(c) == 13 and _special_cover(c) > _standard_cover(c)]
+    assert len(special) > 300
 
 
 def test_draw_shanten_gives_each_draw_its_shanten() -> None:
