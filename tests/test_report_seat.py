@@ -36,9 +36,7 @@ def test_the_seat_view_notes_every_own_turn_and_every_beaten_discard() -> None:
         if isinstance(ev, RoundStart):
             r += 1
             own[r] = 0
-        elif isinstance(ev, DrawTile) and ev.seat == seat:
-            own[r] += 1
-        elif (
+        elif (isinstance(ev, DrawTile) and ev.seat == seat) or (
             isinstance(ev, DeclareMeld)
             and ev.seat == seat
             and ev.meld.kind in (MeldKind.CHI, MeldKind.PON)
