@@ -1,0 +1,195 @@
+"""Folder reports that scale: worker processes, small rows, exit codes, --player.
+
+The logs are the project's samples and copies of them edited the way
+tests/test_audit_tamper.py edits real logs (one attribute changed), so that each
+test knows which finding, unreadable input or name it made.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+import threading
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+import analyzer.checks.audit
+import reports.html
+from analyzer.engine.replay import replay
+from reports.cli import main
+from reports.html import report_games, write_report
+from tests.conftest import SAMPLES, audit_bytes, error_codes
+
+CLEAN = (SAMPLES / "clean_game.xml").read_bytes()
+KANS = (SAMPLES / "kans.xml").read_bytes()
+# The first win's fu, 30 in the log, written as 40: one error finding, nothing unreadable.
+WRONG_FU = CLEAN.replace(b'ten="30,3900,0"', b'ten="40,3900,0"', 1)
+FULL_WIDTH = "HATANO\uff01"  # HATANO！ (a full-width exclamation mark)
+
+
+def _renamed(data: bytes, seat: int, name: str) -> bytes:
+    """The log with seat ``seat``'s name in <UN> replaced (names are %-encoded UTF-8)."""
+    head, rest = data.split(f' n{seat}="'.encode(), 1)
+    _, tail = rest.split(b'"', 1)
+    return head + f' n{seat}="{quote(name, safe="")}"'.encode() + tail
+
+
+def _folder(tmp_path: Path, files: dict[str, bytes]) -> Path:
+    d = tmp_path / "logs"
+    d.mkdir()
+    for name, data in files.items():
+        (d / name).write_bytes(data)
+    return d
+
+
+def _clean_games(n: int) -> dict[str, bytes]:
+    """``n`` clean games under distinct names (alternating two sample logs)."""
+    return {f"g{k:02d}.xml": (CLEAN, KANS)[k % 2] for k in range(n)}
+
+
+def _pages(site: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(site.iterdir())}
+
+
+def _forking() -> bool:
+    """Whether the pool forks (workers inherit this process's patches)."""
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+
+def test_the_tampered_sample_has_an_error_finding() -> None:
+    assert error_codes(audit_bytes(CLEAN, "clean.xml")) == []
+    assert error_codes(audit_bytes(WRONG_FU, "wrong_fu.xml")) == ["fu-mismatch"]
+
+
+def test_two_workers_write_the_same_pages_as_one(tmp_path: Path) -> None:
+    files = _clean_games(5) | {"wrong_fu.xml": WRONG_FU, "broken_dora.xml": (
+        SAMPLES / "broken_dora.xml").read_bytes(), "junk.xml": b"<mjloggm><INIT"}  # fmt: skip
+    logs = _folder(tmp_path, files)
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert main(["report", str(logs), "-o", str(one), "-j", "1"]) == 2
+    assert main(["report", str(logs), "-o", str(two), "-j", "2"]) == 2
+    pages = _pages(one)
+    assert sorted(pages) == sorted(
+        [f"g{k:02d}.xml.html" for k in range(5)]
+        + ["wrong_fu.xml.html", "broken_dora.xml.html", "index.html", "players.html"]
+    )
+    assert _pages(two) == pages
+
+
+def test_a_folder_with_an_error_finding_exits_1(tmp_path: Path) -> None:
+    clean = _folder(tmp_path, _clean_games(2))
+    assert main(["report", str(clean), "-o", str(tmp_path / "clean")]) == 0
+    (clean / "wrong_fu.xml").write_bytes(WRONG_FU)
+    site = tmp_path / "site"
+    assert main(["report", str(clean), "-o", str(site), "-j", "2"]) == 1
+    assert "fu-mismatch" in (site / "wrong_fu.xml.html").read_text("utf-8")
+    assert main(["report", str(clean), "-o", str(site), "--fail-on", "never"]) == 0
+    # A single game file follows the same rule.
+    one = str(clean / "wrong_fu.xml")
+    assert main(["report", one, "-o", str(tmp_path / "one.html")]) == 1
+    assert main(["report", one, "-o", str(tmp_path / "one.html"), "--fail-on", "never"]) == 0
+
+
+def test_an_unreadable_file_exits_2_and_the_good_pages_are_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logs = _folder(tmp_path, _clean_games(3) | {"junk.xml": b"<mjloggm><INIT oya="})
+    site = tmp_path / "site"
+    for jobs in ("1", "2"):
+        assert main(["report", str(logs), "-o", str(site), "-j", jobs]) == 2
+        assert sorted(p.name for p in site.iterdir()) == [
+            "g00.xml.html", "g01.xml.html", "g02.xml.html", "index.html", "players.html",
+        ]  # fmt: skip
+        err = capsys.readouterr().err
+        assert err.count("junk.xml") == 1, err
+        assert "junk.xml" in (site / "index.html").read_text("utf-8")
+
+
+def test_an_unknown_player_exits_2_with_the_nearest_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = tmp_path / "site"
+    assert main(["report", str(SAMPLES), "-o", str(site), "--player", "Dimitri"]) == 2
+    err = capsys.readouterr().err
+    assert "--player 'Dimitri': no player of that name in 3 games" in err
+    assert "nearest: 'Dmitri'" in err
+    assert not (site / "players.html").exists()
+    assert (site / "index.html").exists()  # the games are reported all the same
+    assert main(["report", str(SAMPLES), "-o", str(site), "--player", "Zzyzx"]) == 2
+    assert "no player of that name in 3 games" in capsys.readouterr().err
+
+
+def test_player_names_are_compared_after_nfkc(tmp_path: Path) -> None:
+    logs = _folder(tmp_path, {"a.xml": _renamed(CLEAN, 0, FULL_WIDTH), "b.xml": KANS})
+    site = tmp_path / "site"
+    assert main(["report", str(logs), "-o", str(site), "--player", "HATANO!"]) == 0
+    players = (site / "players.html").read_text("utf-8")
+    assert f"Player report: {FULL_WIDTH}" in players
+    assert "Ben" not in players  # only the player asked for
+
+
+def test_rows_sent_back_are_small_and_hold_no_game(tmp_path: Path) -> None:
+    logs = _folder(tmp_path, _clean_games(2) | {"wrong_fu.xml": WRONG_FU})
+    site = tmp_path / "site"
+    site.mkdir()
+    rows = list(report_games([str(logs)], site, "auto", 1 << 26, jobs=1))
+    assert [r.page for r in rows] == ["g00.xml.html", "g01.xml.html", "wrong_fu.xml.html"]
+    assert [r.worst for r in rows] == [-1, -1, 2]  # no finding, no finding, an error
+    for r in rows:
+        assert r.page is not None and r.index is not None and len(r.seats) == 4
+        assert (site / r.page).stat().st_size > 50_000  # the page itself is on disk
+        assert len(pickle.dumps(r)) < 8_000, r.name
+
+
+def test_pages_keep_their_names_in_input_order(tmp_path: Path) -> None:
+    """Two logs of one name in two folders: the second page is name-2.html, whatever -j."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    (a / "game.xml").write_bytes(CLEAN)
+    (b / "game.xml").write_bytes(KANS)
+    for jobs in (1, 2):
+        out = tmp_path / f"site{jobs}"
+        result = write_report([str(a), str(b)], out, jobs=jobs)
+        assert result.games == 2
+        assert [Path(p).name for p in result.pages[:2]] == ["game.xml.html", "game.xml-2.html"]
+        assert "Aoi" in (out / "game.xml.html").read_text("utf-8")
+
+
+@pytest.mark.skipif(not _forking(), reason="workers inherit the patch only when forked")
+def test_two_workers_replay_each_game_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = tmp_path / "replayed.txt"
+
+    def counted(log, rules, observers=()):  # type: ignore[no-untyped-def]
+        with seen.open("a", encoding="utf-8") as f:  # one line per replay, any process
+            f.write(Path(log.path).name + "\n")
+        return replay(log, rules, observers)
+
+    monkeypatch.setattr(analyzer.checks.audit, "replay", counted)
+    logs = _folder(tmp_path, _clean_games(6))
+    assert main(["report", str(logs), "-o", str(tmp_path / "site"), "-j", "2"]) == 0
+    assert sorted(seen.read_text("utf-8").split()) == sorted(_clean_games(6))
+
+
+@pytest.mark.skipif(not _forking(), reason="workers inherit the patch only when forked")
+def test_a_game_that_kills_its_worker_is_the_only_one_lost(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    real = reports.html._locator_facts
+
+    def dies_on_g03(loc, rules, max_size):  # type: ignore[no-untyped-def]
+        if loc.name.endswith("g03.xml"):
+            os._exit(3)
+        return real(loc, rules, max_size)
+
+    monkeypatch.setattr(reports.html, "_locator_facts", dies_on_g03)
+    logs = _folder(tmp_path, _clean_games(8))
+    site = tmp_path / "site"
+    assert main(["report", str(logs), "-o", str(site), "-j", "2"]) == 2
+    assert "g03.xml: not reported: its worker process died on it" in capsys.readouterr().err
+    written = sorted(p.name for p in site.glob("g*.html"))
+    assert written == [f"g{k:02d}.xml.html" for k in range(8) if k != 3]
