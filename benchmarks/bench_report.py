@@ -6,11 +6,13 @@
 The folder run times ``mjaudit report FOLDER -o TMP -j J`` and ``mjaudit audit
 FOLDER -j J`` (each a process of its own, output thrown away) and reads each
 one's peak resident memory from ``resource.getrusage(RUSAGE_CHILDREN)``: the
-largest single process among the command and its workers. It does the same over
-a folder that holds the logs ``--times`` times under distinct names (symbolic
-links, ``00-name.xml``, ``01-name.xml``, ...), to show whether the report's memory
-stays flat as the number of games grows. Each figure is measured in a fresh
-intermediate process, so that one run's peak is not carried into the next.
+largest single process among the command and its workers; it prints the CPU time
+of the command and its workers too (steadier than wall time on a busy machine).
+It does the same over a folder that holds the logs ``--times`` times under
+distinct names (symbolic links, ``00-name.xml``, ``01-name.xml``, ...), to show
+whether the report's memory stays flat as the number of games grows. Each figure
+is measured in a fresh intermediate process, so that one run's peak is not
+carried into the next.
 
 ``--page`` measures the longest game instead (the Tenhou XML log with the most
 rounds): its page size, raw and gzipped, whether any external URL appears, and
@@ -80,8 +82,9 @@ def measure(argv: list[str]) -> dict[str, float]:
         "t = time.perf_counter()\n"
         "rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode\n"
         "s = time.perf_counter() - t\n"
-        "kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
-        "print(json.dumps({'seconds': s, 'mib': kib / 1024, 'rc': rc}))\n"
+        "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "cpu = u.ru_utime + u.ru_stime\n"
+        "print(json.dumps({'seconds': s, 'cpu': cpu, 'mib': u.ru_maxrss / 1024, 'rc': rc}))\n"
     )
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     cmd = [sys.executable, "-c", probe, sys.executable, "-m", "mjaudit", *argv]
@@ -105,10 +108,12 @@ def compare(folder: Path, games: int, jobs: int, work: Path) -> None:
     report = measure(["report", str(folder), "-o", str(site), "-j", str(jobs)])
     shutil.rmtree(site, ignore_errors=True)
     ratio = report["seconds"] / max(audit["seconds"], 1e-9)
+    cpu_ratio = report["cpu"] / max(audit["cpu"], 1e-9)
     print(
-        f"{games:5d} games  audit  {audit['seconds']:7.1f} s {audit['mib']:7.0f} MiB  "
-        f"report {report['seconds']:7.1f} s {report['mib']:7.0f} MiB  "
-        f"({ratio:.1f}x the audit's time; exit {report['rc']:.0f})",
+        f"{games:5d} games  audit  {audit['seconds']:7.1f} s ({audit['cpu']:.1f} s CPU) "
+        f"{audit['mib']:5.0f} MiB  report {report['seconds']:7.1f} s ({report['cpu']:.1f} s "
+        f"CPU) {report['mib']:5.0f} MiB  ({ratio:.1f}x the audit's time, {cpu_ratio:.1f}x its "
+        f"CPU; exit {report['rc']:.0f})",
         flush=True,
     )
 

@@ -4,17 +4,20 @@ Output is deterministic: a fixed ``svg.hashsalt``, no date or creator metadata,
 text kept as text (smaller and searchable), and every id prefixed with the chart's
 own name so that several charts on one page never share an id.
 
-matplotlib is imported on the first chart (0.6 s: commands that draw no chart do
-not pay it), and each process builds one figure per size and draws every chart
-on it again (:func:`prepare_charts` does both before a folder report forks its
-workers, which then share them). Building a figure and its axes cost more than
-drawing a small chart; a cleared figure draws the same SVG as a new one.
+Cheap enough to draw one per game page (benchmarks/bench_report.py, docs/scale.md):
+matplotlib is imported on the first chart (0.6 s, which commands that draw no
+chart do not pay); each process draws every chart of a size on one figure, cleared
+between charts (:func:`prepare_charts` imports and builds it before a folder
+report forks its workers, which then share it); and the margins are fixed, with
+room for the legend estimated from its labels, instead of a tight layout, which
+measured every text in a drawing pass of its own and was half of a chart's cost.
 """
 
 from __future__ import annotations
 
 import io
 import re
+import unicodedata
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -78,31 +81,56 @@ def _styled() -> Any:
 
 
 def _figure(width: float, height: float) -> tuple[Figure, Axes]:
-    """This process's figure of that size, cleared, with the default subplot margins
-    (the tight layout of the last chart drawn on it is undone, so that the axis
-    ticks are chosen for the same axes box as on a new figure)."""
-    import matplotlib
-    from matplotlib.backend_bases import FigureCanvasBase
-
+    """This process's figure of that size, its axes cleared."""
     got = _FIGURES.get((width, height))
     if got is None:
         from matplotlib.figure import Figure
 
         fig = Figure(figsize=(width, height))
         got = _FIGURES[width, height] = (fig, fig.add_subplot())
-        return got
-    fig, ax = got
-    # The layout is measured as on a new figure's canvas; _svg puts the SVG one back.
-    FigureCanvasBase(fig)
-    rc = matplotlib.rcParams
-    fig.subplots_adjust(
-        left=rc["figure.subplot.left"],
-        right=rc["figure.subplot.right"],
-        bottom=rc["figure.subplot.bottom"],
-        top=rc["figure.subplot.top"],
-    )
-    ax.clear()
+    else:
+        got[1].clear()
     return got
+
+
+# Margins in inches: the y tick labels and the axis label on the left (six digits and a
+# sign fit), the x tick labels below. The legend stands right of the axes.
+_LEFT, _BOTTOM, _TOP, _PAD = 0.9, 0.4, 0.15, 0.15
+_LEGEND_FONT = 8.5  # points
+_LEGEND_EM_MAX = 22.0  # the widest legend label, in ems; longer names are cut
+
+
+def _em_width(text: str) -> float:
+    """A label's width in ems, estimated: a wide (East Asian) character is one em,
+    any other about 0.6 (the browser draws the text with its own fonts anyway)."""
+    return sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.6 for c in text)
+
+
+def _fitted(label: str) -> str:
+    if _em_width(label) <= _LEGEND_EM_MAX:
+        return label
+    while label and _em_width(label) > _LEGEND_EM_MAX - 1:
+        label = label[:-1]
+    return label + "…"
+
+
+def _place(fig: Figure, labels: Sequence[str], width: float, height: float) -> None:
+    """Fixed margins and room for the legend, instead of a tight layout.
+
+    A tight layout measures every text of the chart in a drawing pass of its own,
+    a quarter of the chart's cost; the margins it finds vary only with the legend's
+    widest label, which is estimated here.
+    """
+    em = _LEGEND_FONT / 72.0
+    # Handle (2 em), the gap to the text (0.8 em), the pads round the legend (about 1.3 em).
+    legend = (max((_em_width(t) for t in labels), default=0.0) + 4.1) * em
+    right = min(max(legend + _PAD, 0.9), width / 2)
+    fig.subplots_adjust(
+        left=_LEFT / width,
+        right=1 - right / width,
+        bottom=_BOTTOM / height,
+        top=1 - _TOP / height,
+    )
 
 
 def _svg(fig: Figure, name: str) -> Markup:
@@ -192,8 +220,9 @@ def line_chart(
             "frameon": False,
             "fontsize": 8.5,
         }
-        ax.legend(list(handles) + extra, list(names) + extra_names, **options)
-        fig.tight_layout()
+        shown = [_fitted(t) for t in list(names) + extra_names]
+        ax.legend(list(handles) + extra, shown, **options)
+        _place(fig, shown, width, height)
         svg = _svg(fig, name)
     text = str(svg)
     for k, m in enumerate(markers):

@@ -193,3 +193,31 @@ def test_a_game_that_kills_its_worker_is_the_only_one_lost(
     assert "g03.xml: not reported: its worker process died on it" in capsys.readouterr().err
     written = sorted(p.name for p in site.glob("g*.html"))
     assert written == [f"g{k:02d}.xml.html" for k in range(8) if k != 3]
+
+
+def test_a_chart_drawn_on_a_used_figure_is_the_chart_drawn_on_a_new_one() -> None:
+    from reports import charts
+
+    a = ("chart-a", ["E1-0", "E2-0", "end"], [("Aoi", [25000, 33000, 41000])])
+    b = ("chart-b", ["S1-0", "end"], [("さくら" * 9, [-30.5, 12.0]), ("Ben", [5.0, 1.0])])
+    charts._FIGURES.clear()
+    fresh = charts.line_chart(*a)
+    charts.line_chart(*b, zero_line=True)
+    assert charts.line_chart(*a) == fresh
+    assert len(charts._FIGURES) == 1  # one figure of that size, drawn on three times
+    assert "…" in charts.line_chart(*b)  # a name too long for the legend is cut
+
+
+def test_matplotlib_is_imported_only_to_draw() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, reports.cli, reports.html, reports.views, reports.views_player\n"
+        "assert 'matplotlib' not in sys.modules\n"
+        "from reports.charts import line_chart\n"
+        "line_chart('c', ['a', 'b'], [('x', [1.0, 2.0])])\n"
+        "assert 'matplotlib' in sys.modules\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    subprocess.run([sys.executable, "-c", code], cwd=root, check=True)
