@@ -99,30 +99,52 @@ def _assets() -> tuple[str, str]:
     return _template_text("report.css"), _template_text("report.js")
 
 
-def _render(template: str, **context: object) -> str:
+def _context(**context: object) -> dict[str, object]:
     css, script = _assets()
-    html = (
-        _env()
-        .get_template(template)
-        .render(
-            css=Markup(css),
-            script=Markup(script),
-            sprite=sprite(),
-            **context,
-        )
-    )
+    return {"css": Markup(css), "script": Markup(script), "sprite": sprite(), **context}
+
+
+def _render(template: str, **context: object) -> str:
+    html = _env().get_template(template).render(_context(**context))
     # Blank lines left by template tags carry nothing.
     return re.sub(r"\n\s*\n+", "\n", html)
+
+
+def _write(path: Path, template: str, **context: object) -> None:
+    """Render a page straight into ``path``, piece by piece: the same text as
+    :func:`_render`, without holding the whole page (a players page over thousands
+    of games is tens of megabytes)."""
+    pieces = _env().get_template(template).generate(_context(**context))
+    with path.open("w", encoding="utf-8") as f:
+        f.writelines(without_blank_lines(pieces))
+
+
+def without_blank_lines(pieces: Iterable[str]) -> Iterator[str]:
+    """The joined ``pieces`` with their blank lines dropped as ``_render`` drops them,
+    line by line: a line that is empty or only white space goes when a newline comes
+    before and after it (what the pattern newline, white space, newlines matches)."""
+    rest = ""
+    first = True
+    for piece in pieces:
+        lines = "".join((rest, piece)).split("\n")  # plain text, whatever the pieces
+        rest = lines.pop()
+        for line in lines:
+            if first or (line and not line.isspace()):
+                yield line + "\n"
+            first = False
+    yield rest
 
 
 def render_game(view: GameView) -> str:
     return _render("game.html.j2", title=view.title, g=view)
 
 
+def _players_context(view: PlayersView) -> dict[str, object]:
+    return {"title": view.title, "p": view, "definitions_map": dict(view.definitions)}
+
+
 def render_players(view: PlayersView) -> str:
-    return _render(
-        "players.html.j2", title=view.title, p=view, definitions_map=dict(view.definitions)
-    )
+    return _render("players.html.j2", **_players_context(view))
 
 
 def render_index(view: IndexView) -> str:
@@ -279,10 +301,11 @@ def write_report(
         except UnknownPlayer as exc:
             unknown = exc
     index = index_view(index_rows, errors, only if only is not None else player)
-    (out / "index.html").write_text(render_index(index), encoding="utf-8")
+    _write(out / "index.html", "index.html.j2", title=index.title, ix=index)
     if unknown is not None:
         raise unknown
-    (out / "players.html").write_text(render_players(players_view(seats, only)), "utf-8")
+    players = players_view(seats, only)
+    _write(out / "players.html", "players.html.j2", **_players_context(players))
     written += [str(out / "players.html"), str(out / "index.html")]
     return ReportResult(tuple(written), tuple(errors), len(index_rows), worst)
 

@@ -221,3 +221,21 @@ def test_matplotlib_is_imported_only_to_draw() -> None:
     )
     root = Path(__file__).resolve().parents[1]
     subprocess.run([sys.executable, "-c", code], cwd=root, check=True)
+
+
+def test_pages_written_piece_by_piece_are_the_rendered_text() -> None:
+    import random
+    import re
+
+    from markupsafe import Markup
+
+    from reports.html import without_blank_lines
+
+    rng = random.Random(20)
+    for _ in range(2000):
+        text = "".join(rng.choice("ab <\n\n \t\r\x0b") for _ in range(rng.randint(0, 40)))
+        cuts = sorted(rng.sample(range(len(text) + 1), min(len(text) + 1, rng.randint(0, 6))))
+        pieces = [text[i:j] for i, j in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+        # Jinja gives Markup pieces too: they must not escape the text joined to them.
+        pieces = [Markup(p) if k % 2 else p for k, p in enumerate(pieces)]
+        assert "".join(without_blank_lines(pieces)) == re.sub(r"\n\s*\n+", "\n", text), text
