@@ -304,7 +304,9 @@ def write_report(
     _write(out / "index.html", "index.html.j2", title=index.title, ix=index)
     if unknown is not None:
         raise unknown
-    players = players_view(seats, only)
+    if jobs == 0:
+        jobs = available_cpus() if len(index_rows) + len(errors) > POOL_THRESHOLD else 1
+    players = players_view(seats, only, jobs)
     _write(out / "players.html", "players.html.j2", **_players_context(players))
     written += [str(out / "players.html"), str(out / "index.html")]
     return ReportResult(tuple(written), tuple(errors), len(index_rows), worst)
@@ -495,14 +497,24 @@ def resolve_player(player: str, seats: Sequence[SeatGame]) -> str:
     raise UnknownPlayer(msg, suggestions)
 
 
-def players_view(seats: Sequence[SeatGame], only: str | None = None) -> PlayersView:
+def players_view(seats: Sequence[SeatGame], only: str | None = None, jobs: int = 1) -> PlayersView:
     """The players page from the per-seat rows alone (what build_players_view makes
-    from the games' facts)."""
+    from the games' facts). With ``jobs > 1`` the players' sections, each with its
+    chart, are made by that many worker processes."""
     totals = totals_by_player(seats, only)
+    if jobs > 1 and len(totals) > 1:
+        from analyzer.runs.batch import process_pool
+
+        prepare_charts()
+        with process_pool(jobs)() as pool:
+            chunk = max(1, len(totals) // (8 * jobs))
+            sections = tuple(pool.map(_section, range(len(totals)), totals, chunksize=chunk))
+    else:
+        sections = tuple(_section(k, p) for k, p in enumerate(totals))
     return PlayersView(
         title=f"Player report: {only}" if only is not None else "Player report",
         only=only,
-        players=tuple(_section(k, p) for k, p in enumerate(totals)),
+        players=sections,
         definitions=tuple(DEFINITIONS.items()),
     )
 
