@@ -200,11 +200,16 @@ def test_a_chart_drawn_on_a_used_figure_is_the_chart_drawn_on_a_new_one() -> Non
 
     a = ("chart-a", ["E1-0", "E2-0", "end"], [("Aoi", [25000, 33000, 41000])])
     b = ("chart-b", ["S1-0", "end"], [("さくら" * 9, [-30.5, 12.0]), ("Ben", [5.0, 1.0])])
+    marks = [charts.Marker(0, 1, 33000, "win", "E2-0: Aoi wins 8000")]
     charts._FIGURES.clear()
-    fresh = charts.line_chart(*a)
-    charts.line_chart(*b, zero_line=True)
-    assert charts.line_chart(*a) == fresh
-    assert len(charts._FIGURES) == 1  # one figure of that size, drawn on three times
+    fresh_a = charts.line_chart(*a, marks)
+    charts._FIGURES.clear()
+    fresh_b = charts.line_chart(*b, ylabel="points (uma)", zero_line=True)
+    assert charts.line_chart(*a, marks) == fresh_a
+    assert charts.line_chart(*b, ylabel="points (uma)", zero_line=True) == fresh_b
+    assert charts.line_chart(*a, marks) == fresh_a
+    assert len(charts._FIGURES) == 1  # one figure of that size, drawn on again and again
+    assert "<title>E2-0: Aoi wins 8000</title>" in fresh_a
     assert "…" in charts.line_chart(*b)  # a name too long for the legend is cut
 
 
