@@ -170,24 +170,59 @@ class EndClaims:
     result_texts: tuple[str, ...] | None = None
 
 
+class PositionSource(Protocol):
+    """Makes an event's SourcePos from the number a parser stored.
+
+    A Tenhou log is nearly all draws and discards, a thousand per game. A parser may
+    give each event, instead of a SourcePos of its own, one source object shared by the
+    whole file and the element number; the event's ``pos`` asks the source for the
+    SourcePos when something reads it (a finding, an error).
+    """
+
+    def position(self, number: int, ev: Located) -> SourcePos: ...
+
+
+class Located:
+    """Where an event came from, stored the same way by every kind of event.
+
+    ``where`` is the SourcePos itself, or the file's :class:`PositionSource`, which
+    makes it from ``number`` (0 when ``where`` is a SourcePos). Read it as ``pos``.
+    A base without fields or slots of its own: each event class declares both as its
+    first and last fields.
+    """
+
+    __slots__ = ()
+    where: SourcePos | PositionSource
+    number: int
+
+    @property
+    def pos(self) -> SourcePos:
+        """The event's position in its file."""
+        where = self.where
+        if isinstance(where, SourcePos):
+            return where
+        return where.position(self.number, self)
+
+
 @dataclass(frozen=True, slots=True)
-class GameStart:
+class GameStart(Located):
     """The game begins: its id, its players, the rules hint and the first dealer."""
 
-    pos: SourcePos
+    where: SourcePos | PositionSource
     game_id: str
     players: tuple[PlayerInfo, ...]
     rules_hint: RulesHint
     first_dealer: int = 0
     seed: str | None = None
+    number: int = 0
 
 
 @quick_init
 @dataclass(frozen=True, slots=True)
-class RoundStart:
+class RoundStart(Located):
     """A hand is dealt: round, honba, sticks, dealer, scores, indicator and hands."""
 
-    pos: SourcePos
+    where: SourcePos | PositionSource
     round_index: int
     honba: int
     riichi_sticks: int
@@ -205,31 +240,16 @@ class RoundStart:
     # where the format carries no wall.
     wall_text: str | None = None
     wall_hash: tuple[str, str] | None = None
+    number: int = 0
 
     @property
     def label(self) -> str:
         return round_label(self.round_index, self.honba)
 
 
-class PositionSource(Protocol):
-    """Makes the position of a draw or a discard that a parser stored as a number.
-
-    A Tenhou log is nearly all draws and discards, a thousand per game. A parser may
-    give each of them, instead of a SourcePos of its own, one source object shared by
-    the whole file and the element number; ``DrawTile.pos`` and ``Discard.pos`` ask
-    the source for the SourcePos when something reads it (a finding, an error).
-    """
-
-    def position(self, number: int, ev: DrawTile | Discard) -> SourcePos: ...
-
-
 @dataclass(frozen=True, slots=True)
-class DrawTile:
-    """Seat ``seat`` draws ``tile``. Read its position as ``pos``.
-
-    ``where`` is the SourcePos itself, or the file's PositionSource, which makes it
-    from ``number``.
-    """
+class DrawTile(Located):
+    """Seat ``seat`` draws ``tile``."""
 
     where: SourcePos | PositionSource
     seat: int
@@ -237,17 +257,10 @@ class DrawTile:
     tile_id: int | None = None
     number: int = 0
 
-    @property
-    def pos(self) -> SourcePos:
-        where = self.where
-        if isinstance(where, SourcePos):
-            return where
-        return where.position(self.number, self)
-
 
 @dataclass(frozen=True, slots=True)
-class Discard:
-    """Seat ``seat`` discards ``tile``. Read its position as ``pos`` (see DrawTile)."""
+class Discard(Located):
+    """Seat ``seat`` discards ``tile``."""
 
     where: SourcePos | PositionSource
     seat: int
@@ -256,22 +269,16 @@ class Discard:
     tile_id: int | None = None
     number: int = 0
 
-    @property
-    def pos(self) -> SourcePos:
-        where = self.where
-        if isinstance(where, SourcePos):
-            return where
-        return where.position(self.number, self)
-
 
 @quick_init
 @dataclass(frozen=True, slots=True)
-class DeclareMeld:
+class DeclareMeld(Located):
     """Any call, or a self-declared kan or kita."""
 
-    pos: SourcePos
+    where: SourcePos | PositionSource
     seat: int
     meld: Meld
+    number: int = 0
 
 
 class _DrawMaker(Protocol):
@@ -305,42 +312,46 @@ make_discard: _DiscardMaker = quick_builder(Discard, "make_discard")
 
 
 @dataclass(frozen=True, slots=True)
-class DoraReveal:
+class DoraReveal(Located):
     """A new dora indicator is turned (after a kan)."""
 
-    pos: SourcePos
+    where: SourcePos | PositionSource
     indicator: Tile
     tile_id: int | None = None
+    number: int = 0
 
 
 @quick_init
 @dataclass(frozen=True, slots=True)
-class RiichiDeclared:
+class RiichiDeclared(Located):
     """Seat ``seat`` declares riichi; its next discard is the declaration tile."""
 
-    pos: SourcePos
+    where: SourcePos | PositionSource
     seat: int
+    number: int = 0
 
 
 @quick_init
 @dataclass(frozen=True, slots=True)
-class RiichiAccepted:
+class RiichiAccepted(Located):
     """Seat ``seat``'s riichi stands: the stick is paid (``scores`` after it, if recorded)."""
 
-    pos: SourcePos
+    where: SourcePos | PositionSource
     seat: int
     scores: tuple[int, ...] | None = None
+    number: int = 0
 
 
 @quick_init
 @dataclass(frozen=True, slots=True)
-class Win:
+class Win(Located):
     """Seat ``seat`` wins, off ``from_seat`` (itself for a tsumo), with what the log claims."""
 
-    pos: SourcePos
+    where: SourcePos | PositionSource
     seat: int
     from_seat: int
     claims: WinClaims = field(default_factory=WinClaims)
+    number: int = 0
 
     @property
     def tsumo(self) -> bool:
@@ -348,29 +359,32 @@ class Win:
 
 
 @dataclass(frozen=True, slots=True)
-class RoundDraw:
+class RoundDraw(Located):
     """The hand ends without a win, for ``reason``, with what the log claims."""
 
-    pos: SourcePos
+    where: SourcePos | PositionSource
     reason: DrawReason
     claims: DrawClaims = field(default_factory=DrawClaims)
+    number: int = 0
 
 
 @dataclass(frozen=True, slots=True)
-class GameEnd:
+class GameEnd(Located):
     """The game is over, with the final scores and results the log claims."""
 
-    pos: SourcePos
+    where: SourcePos | PositionSource
     claims: EndClaims = field(default_factory=EndClaims)
+    number: int = 0
 
 
 @dataclass(frozen=True, slots=True)
-class Presence:
+class Presence(Located):
     """A player disconnected (``connected=False``) or came back."""
 
-    pos: SourcePos
+    where: SourcePos | PositionSource
     seat: int
     connected: bool
+    number: int = 0
 
 
 Event = (
@@ -390,10 +404,8 @@ Event = (
 
 
 def with_pos(ev: Event, pos: SourcePos) -> Event:
-    """``ev`` at ``pos`` instead, whichever way it stores its position."""
-    if isinstance(ev, DrawTile | Discard):
-        return replace(ev, where=pos, number=0)
-    return replace(ev, pos=pos)
+    """``ev`` at ``pos`` instead."""
+    return replace(ev, where=pos, number=0)
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,8 @@ is an ordinary instance of the frozen class: the guard, ``__eq__``, ``__hash__``
   ``__init__``): it is for the parsers' hot loops.
 
 Only what the twin can stand in for is taken: a frozen, slotted dataclass whose only
-base is ``object``, with no ``__post_init__``, no ``InitVar`` and every field taken by
+bases add no fields and no slots (``__slots__ = ()``; properties and methods are
+fine), with no ``__post_init__``, no ``InitVar`` and every field taken by
 ``__init__``. Anything else is a programming error and raises at import time. A
 subclass instance (its layout may differ) is built by the dataclass's own
 ``__init__``.
@@ -53,8 +54,15 @@ def _plan(cls: type[Any]) -> _Plan:
     params = getattr(cls, "__dataclass_params__", None)
     if params is None or not params.frozen or "__slots__" not in cls.__dict__:
         raise TypeError(f"{cls.__name__}: takes a frozen, slotted dataclass")
-    if cls.__bases__ != (object,) or hasattr(cls, "__post_init__"):
-        raise TypeError(f"{cls.__name__}: takes no base class or __post_init__")
+    bare = all(
+        base is object
+        or (base.__dict__.get("__slots__") == () and not hasattr(base, "__dataclass_fields__"))
+        for base in cls.__mro__[1:]
+    )
+    if not bare or hasattr(cls, "__post_init__"):
+        raise TypeError(
+            f"{cls.__name__}: takes no base class with fields or slots, and no __post_init__"
+        )
     fields = dataclasses.fields(cls)
     names = tuple(f.name for f in fields)
     every = getattr(cls, "__dataclass_fields__", {})
@@ -62,7 +70,8 @@ def _plan(cls: type[Any]) -> _Plan:
         raise TypeError(f"{cls.__name__}: its slots are not its fields (an InitVar?)")
     env: dict[str, Any] = {
         "_cls": cls,
-        "_twin": type(f"_{cls.__name__}Twin", (), {"__slots__": names}),
+        # The same bases (empty-slotted, so the same layout) and the same slots.
+        "_twin": type(f"_{cls.__name__}Twin", cls.__bases__, {"__slots__": names}),
         "_factory": _FACTORY,
     }
     positional: list[str] = []

@@ -39,6 +39,7 @@ audited and the unfinished one has no result. Lines after ``error`` are ignored.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from mjaudit.errors import LogFormatError, SourcePos
@@ -125,6 +126,20 @@ class _Reader:
         self.stopped = False
         self.errors: list[tuple[SourcePos, str]] = []
         self.tenhou_archive: bool | None = None  # known at the first start_kyoku
+        # The handlers of the events inside a hand, by type (calls are in _CALLS).
+        self._handlers: dict[str, Callable[[dict[str, Any]], None]] = {
+            "tsumo": self.on_tsumo,
+            "dahai": self.on_dahai,
+            "kakan": self.on_kakan,
+            "ankan": self.on_ankan,
+            "kita": self.on_kita,
+            "nukidora": self.on_kita,
+            "dora": self.on_dora,
+            "reach": self.on_reach,
+            "reach_accepted": self.on_reach_accepted,
+            "hora": self.on_hora,
+            "ryukyoku": self.on_ryukyoku,
+        }
 
     # -- helpers ---------------------------------------------------------------------
     def seat(self, ev: dict[str, Any], key: str) -> int:
@@ -539,19 +554,7 @@ class _Reader:
             )
         else:
             self.need_round(kind)
-            handler = {
-                "tsumo": self.on_tsumo,
-                "dahai": self.on_dahai,
-                "kakan": self.on_kakan,
-                "ankan": self.on_ankan,
-                "kita": self.on_kita,
-                "nukidora": self.on_kita,
-                "dora": self.on_dora,
-                "reach": self.on_reach,
-                "reach_accepted": self.on_reach_accepted,
-                "hora": self.on_hora,
-                "ryukyoku": self.on_ryukyoku,
-            }.get(kind)
+            handler = self._handlers.get(kind)
             if kind in _CALLS:
                 self.on_call(ev, _CALLS[kind])
             elif handler is not None:

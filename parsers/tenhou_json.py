@@ -14,7 +14,6 @@ play and the kan dora times are rebuilt (see :mod:`parsers.tenhou_json_round`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -38,6 +37,8 @@ from parsers.json_text import BadJson, load_json, short
 from parsers.tenhou_json_names import mahjongsoul_hint, mahjongsoul_room
 from parsers.tenhou_json_result import AkaFlags, JsonFail, parse_result, tile_of
 from parsers.tenhou_json_round import (
+    RESULT,
+    KyokuSource,
     Out,
     Take,
     build_round,
@@ -394,21 +395,12 @@ class _Game:
         except JsonFail as exc:
             raise JsonFail(f"{label}: result: {exc}") from None
         path = self.path
-
-        def pos_of(act: tuple[object, ...]) -> SourcePos:
-            if act[0] == "result":
-                return SourcePos(path, num, f"{{{label} result}}", unit)
-            seat, token = act[1], act[2]
-            assert isinstance(token, Take | Out)
-            lst = "takes" if isinstance(token, Take) else "discards"
-            raw = json.dumps(token.raw, ensure_ascii=False)
-            return SourcePos(path, num, f"{{{label} {lst}{seat}[{token.index}] {raw}}}", unit)
-
         actions = order_actions(label, players, dealer, hands, takes, outs)
         self._check_end(label, actions, wins, reason)
         rs_pos = SourcePos(path, num, f"{{{label}}}", unit)
+        source = KyokuSource(path, num, label, unit, actions)
         draw = (
-            RoundDraw(pos_of(("result",)), reason, draw_claims)
+            RoundDraw(source, reason, draw_claims, RESULT)
             if reason is not None and draw_claims is not None
             else None
         )
@@ -424,7 +416,7 @@ class _Game:
                 hands=tuple(hands),
             )
         ]
-        events.extend(build_round(actions, pos_of, indicators[1:], wins, ura_tiles, draw))
+        events.extend(build_round(actions, source, indicators[1:], wins, ura_tiles, draw))
         return events
 
     @staticmethod

@@ -43,6 +43,14 @@ class JsonFail(Exception):
     """A problem inside one kyoku; the caller adds the file and the position."""
 
 
+# Every tile number but the red fives, looked up rather than worked out: a game has a
+# thousand of them.
+_PLAIN_TILES: dict[int, Tile] = {
+    **{10 * (k // 9 + 1) + k % 9 + 1: Tile(k) for k in range(27)},
+    **{41 + k: Tile(27 + k) for k in range(7)},
+}
+
+
 def tile_of(code: object, aka: AkaFlags) -> Tile:
     """Tenhou JSON tile number -> Tile (§2.1: 11-19 m, 21-29 p, 31-39 s, 41-47 z, 51-53 red).
 
@@ -51,6 +59,9 @@ def tile_of(code: object, aka: AkaFlags) -> Tile:
     """
     if type(code) is not int:
         raise JsonFail(f"{short(code)} is not a tile number")
+    plain = _PLAIN_TILES.get(code)
+    if plain is not None:
+        return plain
     suit, rank = divmod(code, 10)
     if 1 <= suit <= 3 and 1 <= rank <= 9:
         return Tile((suit - 1) * 9 + rank - 1)

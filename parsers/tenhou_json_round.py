@@ -19,23 +19,24 @@ never on a rinshan win or a chankan.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from mjaudit.errors import SourcePos
 from mjaudit.events import (
     DeclareMeld,
-    Discard,
     DoraReveal,
-    DrawTile,
     Event,
+    Located,
     RiichiAccepted,
     RiichiDeclared,
     RoundDraw,
     Win,
     WinClaims,
+    make_discard,
+    make_draw,
 )
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile, to_mpsz
@@ -216,6 +217,13 @@ class _Search:
 
     def remove(self, sim: _Sim, seat: int, tiles: tuple[Tile, ...], what: str) -> None:
         hand = sim.hands[seat]
+        if len(tiles) == 1:  # a discard: nearly every call here
+            tile = tiles[0]
+            if hand[tile] < 1:
+                held = to_mpsz(hand.elements())
+                raise self.fail(sim, f"seat {seat} {what} {to_mpsz(tiles)} but holds {held}")
+            hand[tile] -= 1
+            return
         need = Counter(tiles)
         if any(hand[t] < n for t, n in need.items()):
             held = to_mpsz(hand.elements())
@@ -373,9 +381,40 @@ def order_actions(
 
 
 # -- actions -> events -------------------------------------------------------------------
+RESULT = -1  # the number of a kyoku's result entry in its KyokuSource
+
+
+@dataclass(frozen=True, slots=True)
+class KyokuSource:
+    """The positions of one kyoku's events, made only when something reads one.
+
+    Each event keeps this object, shared by the kyoku, and the number of its action in
+    the ordered ``actions`` (:data:`RESULT` for the result entry): the position names
+    the wire token, ``{E1-0 discards2[5] "r15"}``, which costs a JSON encoding, so it
+    is written only for a finding or an error.
+    """
+
+    path: str
+    num: int
+    label: str
+    unit: str
+    actions: list[tuple[object, ...]]
+
+    def position(self, number: int, ev: Located) -> SourcePos:
+        if number == RESULT:
+            return SourcePos(self.path, self.num, f"{{{self.label} result}}", self.unit)
+        act = self.actions[number]
+        seat, token = act[1], act[2]
+        assert isinstance(token, Take | Out)
+        lst = "takes" if isinstance(token, Take) else "discards"
+        raw = json.dumps(token.raw, ensure_ascii=False)
+        where = f"{{{self.label} {lst}{seat}[{token.index}] {raw}}}"
+        return SourcePos(self.path, self.num, where, self.unit)
+
+
 def build_round(
     actions: list[tuple[object, ...]],
-    pos_of: Callable[[tuple[object, ...]], SourcePos],
+    source: KyokuSource,
     kan_indicators: list[Tile],
     wins: list[WinEntry],
     ura: tuple[Tile, ...],
@@ -383,66 +422,67 @@ def build_round(
 ) -> list[Event]:
     """Turn the ordered actions into events, adding riichi acceptance and kan dora.
 
-    ``pos_of(what)`` makes the SourcePos of one action's wire token.
+    Each event is placed at its action's number in ``source`` (``actions`` are the
+    source's own).
     """
     events: list[Event] = []
+    add = events.append
     indicators = list(kan_indicators)
     pending_dora = 0
     pending_seat: int | None = None
-    riichi_pending: tuple[int, SourcePos] | None = None
+    riichi_pending: tuple[int, int] | None = None
     riichi_done: set[int] = set()
 
-    def reveal(count: int, pos: SourcePos) -> None:
+    def reveal(count: int, at: int) -> None:
         for _ in range(count):
             if indicators:
-                events.append(DoraReveal(pos, indicators.pop(0)))
+                add(DoraReveal(source, indicators.pop(0), None, at))
 
     def accept() -> None:
         nonlocal riichi_pending
         if riichi_pending is not None:
-            seat, pos = riichi_pending
-            events.append(RiichiAccepted(pos, seat))
+            seat, at = riichi_pending
+            add(RiichiAccepted(source, seat, None, at))
             riichi_done.add(seat)
             riichi_pending = None
 
     last: tuple[object, ...] = ()
-    for act in actions:
+    for at, act in enumerate(actions):
         kind = act[0]
         if kind == "end":
             break
         last = act
         seat = act[1]
         assert isinstance(seat, int)
-        pos = pos_of(act)
-        accept()
+        if riichi_pending is not None:
+            accept()
         if kind == "draw":
             take = act[2]
             assert isinstance(take, Take)
-            events.append(DrawTile(pos, seat, take.tile))
+            add(make_draw(source, seat, take.tile, None, at))
         elif kind == "discard":
             out, tile, tsumogiri = act[2], act[3], act[4]
             assert isinstance(out, Out) and isinstance(tile, Tile) and isinstance(tsumogiri, bool)
             if out.riichi:
-                events.append(RiichiDeclared(pos, seat))
+                add(RiichiDeclared(source, seat, at))
             if pending_dora and pending_seat == seat:
-                reveal(pending_dora, pos)
+                reveal(pending_dora, at)
                 pending_dora = 0
-            events.append(Discard(pos, seat, tile, tsumogiri))
+            add(make_discard(source, seat, tile, tsumogiri, None, at))
             if out.riichi:
-                riichi_pending = (seat, pos)
+                riichi_pending = (seat, at)
         else:
             meld = act[3]
             assert isinstance(meld, Meld)
-            events.append(DeclareMeld(pos, seat, meld))
+            add(DeclareMeld(source, seat, meld, at))
             if meld.kind.is_kan:
                 # A kan flushes the indicator an earlier open kan still owes (§1.9).
-                reveal(pending_dora, pos)
+                reveal(pending_dora, at)
                 pending_dora = 0
                 if meld.kind is MeldKind.ANKAN:
-                    reveal(1, pos)
+                    reveal(1, at)
                 else:
                     pending_dora, pending_seat = 1, seat
-    end_pos = pos_of(("result",))
     if wins:
         # A ron on the riichi discard: the stick is never paid, no acceptance.
         ron_on_last = last[:1] == ("discard",)
@@ -454,7 +494,7 @@ def build_round(
             claims = w.claims
             if w.seat in riichi_seats or (ura and not any_riichi):
                 claims = _with_ura(claims, ura)
-            events.append(Win(end_pos, w.seat, w.from_seat, claims))
+            events.append(Win(source, w.seat, w.from_seat, claims, RESULT))
     else:
         assert draw is not None
         if draw.reason.name != "SANCHAHOU":

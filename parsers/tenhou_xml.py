@@ -32,6 +32,7 @@ from mjaudit.events import (
     GameLog,
     GameStart,
     Limit,
+    Located,
     PlayerInfo,
     Presence,
     RiichiAccepted,
@@ -130,9 +131,11 @@ class _ElementSource:
 
     path: str
 
-    def position(self, number: int, ev: DrawTile | Discard) -> SourcePos:
-        letters = "TUVW" if type(ev) is DrawTile else "DEFG"
-        return SourcePos(self.path, number, f"{letters[ev.seat]}{ev.tile_id}", "element")
+    def position(self, number: int, ev: Located) -> SourcePos:
+        if isinstance(ev, DrawTile | Discard):
+            letters = "TUVW" if type(ev) is DrawTile else "DEFG"
+            return SourcePos(self.path, number, f"{letters[ev.seat]}{ev.tile_id}", "element")
+        return SourcePos(self.path, number)  # only draws and discards are given this source
 
 
 class _Fail(ValueError):

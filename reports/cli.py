@@ -267,7 +267,7 @@ def _exit_code(audits: Sequence[FileAudit], fail_on: str) -> int:
 _WINDS = click.Choice(["E", "S", "W", "N"], case_sensitive=False)
 
 
-@cli.command()
+@cli.command("score")
 @click.argument("hand")
 @click.option("--win", "win_tile", required=True, help="The winning tile, e.g. 8s.")
 @click.option("--ron/--tsumo", "ron", required=True, help="How the hand was won.")
@@ -321,7 +321,7 @@ _WINDS = click.Choice(["E", "S", "W", "N"], case_sensitive=False)
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
-def score(
+def score_command(
     hand: str,
     win_tile: str,
     ron: bool,
@@ -432,7 +432,7 @@ def _check_indicators_allowed(ctx: WinContext, rules: Ruleset) -> None:
         )
 
 
-@cli.command()
+@cli.command("replay")
 @click.argument("path")
 @click.option("--round", "round_label", default=None, help="Round label such as E2-1.")
 @click.option(
@@ -448,7 +448,7 @@ def _check_indicators_allowed(ctx: WinContext, rules: Ruleset) -> None:
     help="Print the hand's wall: rebuilt from a Tenhou seed, or a Mahjong Soul record's own.",
 )
 @_max_input_option
-def replay(
+def replay_command(
     path: str,
     round_label: str | None,
     seat: int | None,
@@ -461,9 +461,9 @@ def replay(
 
     Example: mjaudit replay sample_logs/kans.xml --round E1-0 --seat 0
     """
-    from analyzer.checks.audit import resolve_rules
+    from analyzer.checks.audit import audit_log, resolve_rules
     from parsers.containers import failure, load_single
-    from reports.replay_text import find_round, render_round
+    from reports.replay_text import find_round, round_text
 
     step = "reading"
     try:
@@ -478,13 +478,16 @@ def replay(
     except Exception as exc:
         _fail(failure(path, step, exc))
     try:
+        # One replay, the audit's: the turn-by-turn text watches it, the wall reads it.
+        view = round_text(log, ruleset, round_no, seat)
+        audit = audit_log(log, ruleset, keep_replay=True, review=False, observers=[view])
         if wall:
-            from analyzer.engine.replay import replay as replay_game
             from reports.wall_text import render_round_wall
 
-            text = render_round_wall(log, replay_game(log, ruleset), round_no)
+            assert audit.replay is not None  # keep_replay
+            text = render_round_wall(log, audit.replay, round_no)
         else:
-            text = render_round(log, ruleset, round_no, seat)
+            text = "\n".join(view.lines)
     except Exception as exc:
         _fail(failure(log.path, "replaying", exc))
     click.echo(text)

@@ -44,17 +44,11 @@ from parsers.containers import (
     read_locator,
 )
 from reports.charts import SEAT_COLOURS, prepare_charts
-from reports.stats import DEFINITIONS, SeatGame, seat_games, totals_by_player
+from reports.stats import SeatGame, seat_games
 from reports.tiles_svg import sprite
 from reports.views import GameView, build_game_view
 from reports.views_facts import GameFacts, collect_game
-from reports.views_player import (
-    IndexRow,
-    IndexView,
-    PlayersView,
-    _section,
-    build_index_view,
-)
+from reports.views_player import IndexView, PlayersView, build_index_view, build_players_view
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor
@@ -64,8 +58,6 @@ __all__ = [
     "ReportResult",
     "UnknownPlayer",
     "collect_path",
-    "index_view",
-    "players_view",
     "render_game",
     "render_index",
     "render_players",
@@ -278,9 +270,9 @@ def write_report(
         return ReportResult((str(out),), (), 1, _worst(facts.findings))
     out.mkdir(parents=True, exist_ok=True)
     errors: list[str] = []
-    index_rows: list[IndexRow] = []
     seats: list[SeatGame] = []
     written: list[str] = []
+    games = 0
     worst = -1
     for rows in report_games(paths, out, rules, max_input_size, jobs):
         if on_game is not None:
@@ -288,10 +280,10 @@ def write_report(
         if rows.error is not None:
             errors.append(rows.error)
             continue
-        assert rows.page is not None and rows.index is not None
+        assert rows.page is not None
         written.append(str(out / rows.page))
-        index_rows.append(rows.index)
         seats.extend(rows.seats)
+        games += 1
         worst = max(worst, rows.worst)
     only: str | None = None
     unknown: UnknownPlayer | None = None
@@ -300,16 +292,14 @@ def write_report(
             only = resolve_player(player, seats)
         except UnknownPlayer as exc:
             unknown = exc
-    index = index_view(index_rows, errors, only if only is not None else player)
+    index = build_index_view((), errors, only if only is not None else player, rows=seats)
     _write(out / "index.html", "index.html.j2", title=index.title, ix=index)
     if unknown is not None:
         raise unknown
-    if jobs == 0:
-        jobs = available_cpus() if len(index_rows) + len(errors) > POOL_THRESHOLD else 1
-    players = players_view(seats, only, jobs)
+    players = build_players_view(only=only, rows=seats)
     _write(out / "players.html", "players.html.j2", **_players_context(players))
     written += [str(out / "players.html"), str(out / "index.html")]
-    return ReportResult(tuple(written), tuple(errors), len(index_rows), worst)
+    return ReportResult(tuple(written), tuple(errors), games, worst)
 
 
 def _game_page(name: str, facts: GameFacts, index_href: str | None = None) -> str:
@@ -343,13 +333,13 @@ class GameRows:
     """One input's share of a folder report, as a worker gives it back.
 
     Its page is already on disk: what travels back is small and picklable (the
-    index row and the per-seat rows of reports.stats), never the game's facts.
-    ``worst`` is the highest severity rank of the game's findings (-1: none).
+    per-seat rows of reports.stats, from which the index and the players page are
+    made), never the game's facts. ``worst`` is the highest severity rank of the
+    game's findings (-1: none).
     """
 
     name: str
     page: str | None = None
-    index: IndexRow | None = None
     seats: tuple[SeatGame, ...] = ()
     worst: int = -1
     error: str | None = None
@@ -376,13 +366,12 @@ def report_game(task: _Task) -> GameRows:
         html = _game_page(name, facts, index_href="index.html")
         try:
             seats = seat_games(facts, task.page)
-            index = build_index_view([(task.page, facts)], ()).games[0]
-        except Exception as exc:  # a bug in the statistics or the index row
+        except Exception as exc:  # a bug in the statistics
             raise MjauditError(failure(name, "rendering", exc)) from None
     except MjauditError as exc:
         return GameRows(name, error=str(exc))
     (Path(task.out) / task.page).write_text(html, encoding="utf-8")
-    return GameRows(name, task.page, index, seats, _worst(facts.findings))
+    return GameRows(name, task.page, seats, _worst(facts.findings))
 
 
 def report_games(
@@ -495,38 +484,3 @@ def resolve_player(player: str, seats: Sequence[SeatGame]) -> str:
     if suggestions:
         msg += "; nearest: " + ", ".join(repr(s) for s in suggestions)
     raise UnknownPlayer(msg, suggestions)
-
-
-def players_view(seats: Sequence[SeatGame], only: str | None = None, jobs: int = 1) -> PlayersView:
-    """The players page from the per-seat rows alone (what build_players_view makes
-    from the games' facts). With ``jobs > 1`` the players' sections, each with its
-    chart, are made by that many worker processes."""
-    totals = totals_by_player(seats, only)
-    if jobs > 1 and len(totals) > 1:
-        from analyzer.runs.batch import process_pool
-
-        prepare_charts()
-        with process_pool(jobs)() as pool:
-            chunk = max(1, len(totals) // (8 * jobs))
-            sections = tuple(pool.map(_section, range(len(totals)), totals, chunksize=chunk))
-    else:
-        sections = tuple(_section(k, p) for k, p in enumerate(totals))
-    return PlayersView(
-        title=f"Player report: {only}" if only is not None else "Player report",
-        only=only,
-        players=sections,
-        definitions=tuple(DEFINITIONS.items()),
-    )
-
-
-def index_view(
-    rows: Sequence[IndexRow], unreadable: Sequence[str], only: str | None = None
-) -> IndexView:
-    """The index page from the games' index rows (what build_index_view makes from
-    the games' facts)."""
-    return IndexView(
-        title=f"mjaudit report: {len(rows)} game{'s' if len(rows) != 1 else ''}",
-        games=tuple(rows),
-        unreadable=tuple(unreadable),
-        only=only,
-    )

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from analyzer.engine.replay import RoundState, round_steps
-from mjaudit.errors import ReplayError
+from typing import assert_never
+
+from analyzer.checks.audit import audit_log
+from analyzer.engine.replay import RoundState
 from mjaudit.events import (
     DeclareMeld,
     Discard,
     DoraReveal,
     DrawTile,
+    Event,
+    GameEnd,
     GameLog,
+    GameStart,
+    Presence,
     RiichiAccepted,
     RiichiDeclared,
     RoundDraw,
@@ -19,7 +25,7 @@ from mjaudit.events import (
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import to_mpsz
 
-__all__ = ["find_round", "render_round"]
+__all__ = ["find_round", "render_round", "round_text"]
 
 WINDS = "ESWN"
 
@@ -46,60 +52,91 @@ def _hand(state: RoundState, seat: int) -> str:
     return f"{text} {melds}".rstrip()
 
 
+class _RoundText:
+    """Writes one round's lines as the replay walks it (a :class:`ReplayObserver`)."""
+
+    def __init__(self, log: GameLog, rules: Ruleset, round_no: int, seat: int | None) -> None:
+        self.names = [p.name or f"seat {i}" for i, p in enumerate(log.start.players)]
+        self.rules = rules
+        self.round_no = round_no
+        self.seat = seat
+        self.lines: list[str] = []
+        self._seen = -1
+        self._on = False
+
+    def start_round(self, state: RoundState) -> None:
+        self._seen += 1
+        self._on = self._seen == self.round_no
+        if self._on:
+            self.step(state.record.first_event, state.start, state)
+
+    def end_round(self, state: RoundState) -> None:
+        if self._on and not state.record.complete:
+            broken = [f for f in state.record.findings if f.code == "inconsistent-log"]
+            self.lines.append(f"replay stopped: {broken[0].message if broken else 'broken log'}")
+        self._on = False
+
+    def step(self, index: int, ev: Event, state: RoundState) -> None:
+        if not self._on:
+            return
+        names, rules, seat, lines = self.names, self.rules, self.seat, self.lines
+        who = ""
+        if hasattr(ev, "seat"):
+            s = ev.seat
+            who = f"{WINDS[(s - state.start.dealer) % rules.players]} {names[s]}"
+        match ev:
+            case RoundStart():
+                lines.append(
+                    f"{ev.label}  dealer {names[ev.dealer]}  sticks {ev.riichi_sticks}  "
+                    f"dora indicator {ev.dora_indicator}"
+                )
+                lines.append("scores " + " ".join(str(x) for x in ev.scores[: rules.players]))
+                for s in range(rules.players):
+                    wind = WINDS[(s - ev.dealer) % rules.players]
+                    lines.append(f"  {wind} {names[s]}: {to_mpsz(ev.hands[s])}")
+            case DrawTile():
+                if seat is None or ev.seat == seat:
+                    lines.append(f"{index:5} {who} draws {ev.tile}")
+            case Discard():
+                mark = " (tsumogiri)" if ev.tsumogiri else ""
+                line = f"{index:5} {who} discards {ev.tile}{mark}"
+                if seat is None or ev.seat == seat:
+                    line += f"   hand {_hand(state, ev.seat)}"
+                lines.append(line)
+            case DeclareMeld():
+                lines.append(f"{index:5} {who} calls {ev.meld}   hand {_hand(state, ev.seat)}")
+            case RiichiDeclared():
+                lines.append(f"{index:5} {who} declares riichi")
+            case RiichiAccepted():
+                lines.append(f"{index:5} {who} riichi accepted (stick paid)")
+            case DoraReveal():
+                lines.append(f"{index:5} new dora indicator {ev.indicator}")
+            case Win():
+                c = ev.claims
+                how = "tsumo" if ev.tsumo else f"ron from {names[ev.from_seat]}"
+                value = f"{c.fu} fu {c.han} han {c.points}" if c.han else f"{c.points}"
+                lines.append(f"{index:5} {who} wins by {how}: {value}")
+                if c.hand is not None:
+                    lines.append(f"        hand {to_mpsz(c.hand)} on {c.win_tile}")
+                if c.deltas is not None:
+                    lines.append(f"        deltas {_deltas(c.deltas, rules.players)}")
+            case RoundDraw():
+                lines.append(f"{index:5} draw: {ev.reason.value}")
+                if ev.claims.deltas is not None:
+                    lines.append(f"        deltas {_deltas(ev.claims.deltas, rules.players)}")
+            case GameStart() | GameEnd() | Presence():
+                pass
+            case _:
+                assert_never(ev)
+
+
+def round_text(log: GameLog, rules: Ruleset, round_no: int, seat: int | None = None) -> _RoundText:
+    """An observer to pass to ``audit_log``; its ``lines`` are round ``round_no``."""
+    return _RoundText(log, rules, round_no, seat)
+
+
 def render_round(log: GameLog, rules: Ruleset, round_no: int, seat: int | None = None) -> str:
-    names = [p.name or f"seat {i}" for i, p in enumerate(log.start.players)]
-    lines: list[str] = []
-    try:
-        for index, ev, state in round_steps(log, rules, round_no):
-            who = ""
-            if hasattr(ev, "seat"):
-                s = ev.seat
-                who = f"{WINDS[(s - state.start.dealer) % rules.players]} {names[s]}"
-            match ev:
-                case RoundStart():
-                    lines.append(
-                        f"{ev.label}  dealer {names[ev.dealer]}  sticks {ev.riichi_sticks}  "
-                        f"dora indicator {ev.dora_indicator}"
-                    )
-                    lines.append("scores " + " ".join(str(x) for x in ev.scores[: rules.players]))
-                    for s in range(rules.players):
-                        wind = WINDS[(s - ev.dealer) % rules.players]
-                        lines.append(f"  {wind} {names[s]}: {to_mpsz(ev.hands[s])}")
-                case DrawTile():
-                    if seat is None or ev.seat == seat:
-                        lines.append(f"{index:5} {who} draws {ev.tile}")
-                case Discard():
-                    mark = " (tsumogiri)" if ev.tsumogiri else ""
-                    line = f"{index:5} {who} discards {ev.tile}{mark}"
-                    if seat is None or ev.seat == seat:
-                        line += f"   hand {_hand(state, ev.seat)}"
-                    lines.append(line)
-                case DeclareMeld():
-                    lines.append(f"{index:5} {who} calls {ev.meld}   hand {_hand(state, ev.seat)}")
-                case RiichiDeclared():
-                    lines.append(f"{index:5} {who} declares riichi")
-                case RiichiAccepted():
-                    lines.append(f"{index:5} {who} riichi accepted (stick paid)")
-                case DoraReveal():
-                    lines.append(f"{index:5} new dora indicator {ev.indicator}")
-                case Win():
-                    c = ev.claims
-                    how = "tsumo" if ev.tsumo else f"ron from {names[ev.from_seat]}"
-                    value = f"{c.fu} fu {c.han} han {c.points}" if c.han else f"{c.points}"
-                    lines.append(f"{index:5} {who} wins by {how}: {value}")
-                    if c.hand is not None:
-                        lines.append(f"        hand {to_mpsz(c.hand)} on {c.win_tile}")
-                    if c.deltas is not None:
-                        lines.append(f"        deltas {_deltas(c.deltas, rules.players)}")
-                case RoundDraw():
-                    lines.append(f"{index:5} draw: {ev.reason.value}")
-                    if ev.claims.deltas is not None:
-                        lines.append(
-                            "        deltas "
-                            + " ".join(str(d) for d in ev.claims.deltas[: rules.players])
-                        )
-                case _:
-                    pass
-    except ReplayError as exc:
-        lines.append(f"replay stopped: {exc}")
-    return "\n".join(lines)
+    """Round ``round_no`` turn by turn, walked by the replay engine's one loop."""
+    view = round_text(log, rules, round_no, seat)
+    audit_log(log, rules, review=False, observers=[view])
+    return "\n".join(view.lines)

@@ -1,9 +1,17 @@
-"""Player statistics across games: facts per seat and game, then totals by player name.
+"""Player statistics across games: one row per seat and game, then totals by player name.
+
+:func:`seat_games` reads one game's facts (the audit's records: its replay, its
+findings, what it derived for each win) into small picklable :class:`SeatGame` rows,
+one per seat; nothing here replays or scores a hand. :func:`select_rows` keeps the
+rows of a date range and a rules preset or room; :func:`totals_by_player` adds the
+rows up by player name.
 
 Every statistic has one definition, in :data:`DEFINITIONS`, shown on hover in the
-player page and listed in docs/statistics.md. In short:
+players page and listed in docs/statistics.md. In short:
 
 - a *round* is one hand played to its end, abortive draws included;
+- a player's games are counted once per game; every per-round number counts seats,
+  so a name seated twice in one game (``NoName``, ``AI``) plays each round twice;
 - a double (or triple) ron is one win for each winner and one deal-in round for
   the discarder; each winner's hand value counts once in the deal-in points;
 - a double riichi is a riichi; a concealed kan and kita are not calls;
@@ -13,61 +21,103 @@ player page and listed in docs/statistics.md. In short:
 
 from __future__ import annotations
 
+import datetime
+import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from mjaudit.events import DeclareMeld
+from mjaudit.events import DeclareMeld, Discard, DrawReason, GameLog
+from mjaudit.findings import Severity
 from mjaudit.melds import MeldKind
 from mjaudit.yaku import BONUS_YAKU
 from reports.views_facts import GameFacts
 
-__all__ = ["DEFINITIONS", "PlayerTotals", "SeatGame", "WinFact", "seat_games", "totals_by_player"]
+__all__ = [
+    "DEFINITIONS",
+    "PlayerTotals",
+    "SeatGame",
+    "WinFact",
+    "game_date",
+    "seat_games",
+    "select_rows",
+    "totals_by_player",
+]
 
 FURITEN_NOTES = frozenset({"ron-while-furiten", "riichi-while-furiten", "discard-into-furiten"})
 MISSED_WINS = frozenset({"missed-ron", "missed-tsumo"})
+_CALLS = (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN)
 
 DEFINITIONS: dict[str, str] = {
-    "games": "Games in which the player took a seat.",
-    "rounds": "Rounds played to their end, abortive draws included.",
+    "games": "Games in which the player took a seat, each game once however many seats the "
+    "name took.",
+    "rounds": "Rounds played to their end, abortive draws included, in every seat the player took.",
     "average placement": "Mean final placement; ties go to the seat nearer the first dealer.",
-    "placement": "Games finished in each place, and their share of all games.",
+    "first place rate": "Games finished first / placed seats.",
+    "last place rate": "Games finished last (fourth, or third at a three-player table) / "
+    "placed seats.",
+    "placement": "Games finished in each place, and their share of all placed seats.",
+    "rank trend": "Placements in game order (by date where the logs give one), the mean of "
+    "the first and of the last ten, and the dan and rating the logs record at the first "
+    "and the last game.",
     "win rate": "Rounds the player won / rounds. Each winner of a double ron wins once.",
     "tsumo rate": "Wins by tsumo / wins.",
     "deal-in rate": "Rounds in which the player's discard (or robbed kan) was won on / rounds. "
     "A double ron is one deal-in round.",
     "riichi rate": "Rounds in which the player's riichi was accepted / rounds. "
     "Double riichi counts.",
-    "call rate": "Rounds in which the player made at least one chi, pon or open kan / rounds. "
-    "Concealed kans and kita are not calls.",
+    "riichi win rate": "Riichi rounds the player won / riichi rounds.",
+    "deal-in after riichi": "Riichi rounds in which the player dealt in after the riichi / "
+    "riichi rounds.",
+    "first riichi": "Riichi rounds in which no other player was in riichi yet / riichi rounds.",
+    "chasing riichi": "Riichi rounds in which another player was already in riichi / "
+    "riichi rounds.",
+    "dama wins": "Wins with a concealed hand and no riichi / wins.",
+    "open-hand rate": "Rounds in which the player made at least one chi, pon or open kan / "
+    "rounds. Concealed kans and kita are not calls.",
+    "open-hand win rate": "Open-hand rounds the player won / open-hand rounds.",
+    "average winning turn": "Mean turn of the player's wins: the player's own discards in the "
+    "round before the win, plus one.",
     "average win": "Mean value of the player's winning hands: the log's points, without honba "
     "and riichi sticks.",
     "average deal-in": "Mean value of the hands the player dealt into, each winner of a double "
     "ron counted once, without honba and riichi sticks.",
-    "furiten": "Furiten findings for the player: ron while furiten, riichi while furiten, "
-    "discards into furiten. Needs the furiten tracker.",
-    "missed wins": "Wins the player could have taken and did not (missed ron, missed tsumo). "
-    "Needs the furiten tracker.",
-    "yaku": "How often each yaku appears in the player's wins (dora not counted).",
+    "tenpai at draw": "Exhaustive draws at which the player was tenpai / exhaustive draws, as "
+    "the log declares and the audit checked (nagashi mangan and abortive draws left out).",
+    "furiten": "Furiten findings for the player (ron while furiten, riichi while furiten, "
+    "discards into furiten) / rounds. Needs the furiten tracker.",
+    "missed wins": "Wins the player could have taken and did not (missed ron, missed tsumo) "
+    "/ rounds. Needs the furiten tracker.",
+    "yaku": "Wins with each yaku / wins: the share of the player's wins that had it (dora not "
+    "counted; a win has several yaku, so the shares add up to more than 100%).",
     "han": "The han of each win; yakuman hands in their own column.",
     "fu": "The fu of each win that is not a yakuman.",
-    "points": "Points after uma and oka at the end of each game, added up in input order.",
+    "points": "Points after uma and oka at the end of each game, added up in game order.",
 }
 
 
 @dataclass(frozen=True, slots=True)
 class WinFact:
+    """One win of one seat: its value as the log gives it and how it was made."""
+
     points: int
     han: int
     fu: int
     yakuman: bool
     tsumo: bool
-    yaku: tuple[str, ...]
+    yaku: tuple[str, ...]  # each yaku once, dora not included
+    riichi: bool = False
+    open: bool = False
+    turn: int = 0  # the winner's discards in the round before the win, plus one
 
 
 @dataclass(frozen=True, slots=True)
 class SeatGame:
-    """One player's facts in one game."""
+    """One seat's facts in one game, and what the index needs of the game.
+
+    Small and picklable: strings, numbers and tuples of them, so that worker
+    processes can hand them to the process that adds them up.
+    """
 
     name: str
     page: str
@@ -86,9 +136,56 @@ class SeatGame:
     furiten: int | None
     missed_wins: int | None
     errors: int
+    # -- riichi, open hands and draws
+    riichi_first: int = 0
+    riichi_wins: int = 0
+    riichi_deal_ins: int = 0
+    open_wins: int = 0
+    draws: int = 0  # exhaustive draws the seat played
+    draws_tenpai: int | None = 0  # None: the log does not say who was tenpai
+    # -- the game, for filters and the index (the same in every seat's row)
+    source: str = ""
+    date: str | None = None  # YYYY-MM-DD, from the game's id (game_date)
+    rules: str = ""  # the rules preset the game was audited under
+    room: str = ""  # the lobby or room as the log names it (``houou``, ``jade``)
+    category: str = ""  # Mahjong Soul's kind of room (``ranked``, ``friendly``, ``ai``)
+    room_text: str = ""  # the room as the report words it
+    game_errors: int = 0
+    game_warnings: int = 0
+    game_notes: int = 0
+    # -- the seat's rank as the log records it at this game
+    dan: str | None = None
+    rate: float | None = None
 
 
-def _win_fact(facts: GameFacts, r: int, k: int) -> WinFact:
+_TENHOU_ID = re.compile(r"(?<![0-9])(\d{4})(\d{2})(\d{2})(\d{2})gm-")
+_MAHJONGSOUL_UUID = re.compile(r"^(\d{2})(\d{2})(\d{2})-[0-9a-f]{8}-")
+
+
+def _iso(year: int, month: int, day: int) -> str | None:
+    try:
+        return datetime.date(year, month, day).isoformat()
+    except ValueError:
+        return None
+
+
+def game_date(game_id: str) -> str | None:
+    """The date a game was played, ``YYYY-MM-DD``, from its id, or None.
+
+    A Tenhou id (an mjlog's name, a Tenhou JSON's ``ref``, an mjai log's ``log=``)
+    starts with ``yyyymmddhh`` followed by ``gm-``; a Mahjong Soul record's uuid
+    starts with its start date ``yymmdd``. Other ids carry no date.
+    """
+    m = _TENHOU_ID.search(game_id)
+    if m is not None:
+        return _iso(int(m[1]), int(m[2]), int(m[3]))
+    m = _MAHJONGSOUL_UUID.match(game_id)
+    if m is not None:
+        return _iso(2000 + int(m[1]), int(m[2]), int(m[3]))
+    return None
+
+
+def _win_fact(facts: GameFacts, r: int, k: int, riichi: bool, turn: int) -> WinFact:
     w = facts.wins[r][k]
     claims = w.record.event.claims
     result = w.result
@@ -96,128 +193,310 @@ def _win_fact(facts: GameFacts, r: int, k: int) -> WinFact:
     if result is not None:
         yakuman = bool(result.yakuman)
         han, fu = result.han, result.fu
-        yaku = tuple(y.yaku.label for y in result.yaku)
+        labels = [y.yaku.label for y in result.yaku if y.yaku not in BONUS_YAKU]
     else:
         yakuman = bool(claims.yakuman)
         han, fu = claims.han or 0, claims.fu or 0
-        yaku = tuple(y.label for y, _ in (claims.yaku or ()) if y not in BONUS_YAKU) + tuple(
-            y.label for y in (claims.yakuman or ())
-        )
-    return WinFact(points, han, fu, yakuman, w.record.tsumo, yaku)
+        labels = [y.label for y, _ in (claims.yaku or ()) if y not in BONUS_YAKU]
+        labels += [y.label for y in (claims.yakuman or ())]
+    return WinFact(
+        points=points,
+        han=han,
+        fu=fu,
+        yakuman=yakuman,
+        tsumo=w.record.tsumo,
+        yaku=tuple(dict.fromkeys(labels)),
+        riichi=riichi,
+        open=any(m.is_open for m in w.record.melds),
+        turn=turn,
+    )
+
+
+@dataclass(slots=True)
+class _SeatCounts:
+    wins: list[WinFact] = field(default_factory=list)
+    deal_in_rounds: int = 0
+    deal_in_points: list[int] = field(default_factory=list)
+    riichi_rounds: int = 0
+    riichi_first: int = 0
+    riichi_wins: int = 0
+    riichi_deal_ins: int = 0
+    call_rounds: int = 0
+    open_wins: int = 0
+    draws: int = 0
+    draws_tenpai: int | None = 0
+
+
+def _count_rounds(facts: GameFacts) -> list[_SeatCounts]:
+    players = facts.players
+    events = facts.log.events
+    counts = [_SeatCounts() for _ in range(players)]
+    for r, rnd in enumerate(facts.game.rounds):
+        last = rnd.last_event if rnd.last_event >= 0 else len(events) - 1
+        win_at = {w.record.event_index for w in facts.wins[r]}
+        discards = Counter[int]()
+        turns: dict[int, Counter[int]] = {}  # each win's event index -> discards so far
+        callers: set[int] = set()
+        for i in range(rnd.first_event, last + 1):
+            ev = events[i]
+            if i in win_at:
+                turns[i] = discards.copy()
+            if isinstance(ev, Discard):
+                discards[ev.seat] += 1
+            elif isinstance(ev, DeclareMeld) and ev.meld.kind in _CALLS:
+                callers.add(ev.seat)
+        riichi = list(dict.fromkeys(rnd.riichi_seats))
+        for n, s in enumerate(riichi):
+            counts[s].riichi_rounds += 1
+            if n == 0:
+                counts[s].riichi_first += 1
+        for s in callers:
+            counts[s].call_rounds += 1
+        fed: set[int] = set()
+        won: set[int] = set()
+        for k, w in enumerate(facts.wins[r]):
+            rec = w.record
+            turn = 1 + turns.get(rec.event_index, discards)[rec.seat]
+            fact = _win_fact(facts, r, k, rec.seat in riichi, turn)
+            counts[rec.seat].wins.append(fact)
+            won.add(rec.seat)
+            if not rec.tsumo:
+                fed.add(rec.from_seat)
+                counts[rec.from_seat].deal_in_points.append(fact.points)
+        for s in fed:
+            counts[s].deal_in_rounds += 1
+            if s in riichi:
+                counts[s].riichi_deal_ins += 1
+        for s in won:
+            if s in riichi:
+                counts[s].riichi_wins += 1
+            if s in callers:
+                counts[s].open_wins += 1
+        draw = rnd.draw
+        if draw is not None and draw.event.reason is DrawReason.EXHAUSTIVE:
+            tenpai = draw.event.claims.tenpai
+            for s in range(players):
+                c = counts[s]
+                c.draws += 1
+                if tenpai is None or c.draws_tenpai is None:
+                    c.draws_tenpai = None
+                elif s in tenpai:
+                    c.draws_tenpai += 1
+    return counts
+
+
+def _room(log: GameLog) -> tuple[str, str, str]:
+    hint = log.start.rules_hint
+    return hint.room or "", hint.category or "", hint.description
 
 
 def seat_games(facts: GameFacts, page: str) -> tuple[SeatGame, ...]:
+    """One row per seat of one game, from the audit's records (no replay of its own)."""
     players = facts.players
-    game = facts.game
-    events = facts.log.events
     places = facts.placements()
-    wins: dict[int, list[WinFact]] = {s: [] for s in range(players)}
-    deal_in_rounds = Counter[int]()
-    deal_in_points: dict[int, list[int]] = {s: [] for s in range(players)}
-    riichi = Counter[int]()
-    calls = Counter[int]()
-    for r, rnd in enumerate(game.rounds):
-        fed: set[int] = set()
-        for k, w in enumerate(facts.wins[r]):
-            fact = _win_fact(facts, r, k)
-            rec = w.record
-            wins[rec.seat].append(fact)
-            if not rec.tsumo:
-                fed.add(rec.from_seat)
-                deal_in_points[rec.from_seat].append(fact.points)
-        for s in fed:
-            deal_in_rounds[s] += 1
-        for s in set(rnd.riichi_seats):
-            riichi[s] += 1
-        last = rnd.last_event if rnd.last_event >= 0 else len(events) - 1
-        callers = {
-            ev.seat
-            for ev in events[rnd.first_event : last + 1]
-            if isinstance(ev, DeclareMeld)
-            and ev.meld.kind in (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN)
-        }
-        for s in callers:
-            calls[s] += 1
+    counts = _count_rounds(facts)
+    severities = Counter(f.severity for f in facts.findings)
+    start = facts.log.start
+    room, category, room_text = _room(facts.log)
     out = []
     for s in range(players):
+        c = counts[s]
         mine = [f for f in facts.findings if f.seat == s]
+        info = start.players[s] if s < len(start.players) else None
         out.append(
             SeatGame(
                 name=facts.names[s],
                 page=page,
-                game_id=facts.log.start.game_id,
+                game_id=start.game_id,
                 seat=s,
                 players=players,
                 place=places[s] if places is not None else None,
                 final_score=facts.final_scores[s] if facts.final_scores is not None else None,
                 result=facts.results[s] if facts.results is not None else None,
-                rounds=len(game.rounds),
-                wins=tuple(wins[s]),
-                deal_in_rounds=deal_in_rounds[s],
-                deal_in_points=tuple(deal_in_points[s]),
-                riichi_rounds=riichi[s],
-                call_rounds=calls[s],
+                rounds=len(facts.game.rounds),
+                wins=tuple(c.wins),
+                deal_in_rounds=c.deal_in_rounds,
+                deal_in_points=tuple(c.deal_in_points),
+                riichi_rounds=c.riichi_rounds,
+                call_rounds=c.call_rounds,
                 furiten=sum(1 for f in mine if f.code in FURITEN_NOTES)
                 if facts.furiten_known
                 else None,
                 missed_wins=sum(1 for f in mine if f.code in MISSED_WINS)
                 if facts.furiten_known
                 else None,
-                errors=sum(1 for f in mine if f.severity.value == "error"),
+                errors=sum(1 for f in mine if f.severity is Severity.ERROR),
+                riichi_first=c.riichi_first,
+                riichi_wins=c.riichi_wins,
+                riichi_deal_ins=c.riichi_deal_ins,
+                open_wins=c.open_wins,
+                draws=c.draws,
+                draws_tenpai=c.draws_tenpai,
+                source=facts.log.path.replace("\\", "/").rsplit("/", 1)[-1],
+                date=game_date(start.game_id),
+                rules=facts.rules.name,
+                room=room,
+                category=category,
+                room_text=room_text,
+                game_errors=severities[Severity.ERROR],
+                game_warnings=severities[Severity.WARNING],
+                game_notes=severities[Severity.INFO],
+                dan=info.dan if info is not None else None,
+                rate=info.rate if info is not None else None,
             )
         )
     return tuple(out)
 
 
+def _day(value: datetime.date | str | None) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    return datetime.date.fromisoformat(value).isoformat()  # ValueError names a bad date
+
+
+def select_rows(
+    rows: Iterable[SeatGame],
+    *,
+    since: datetime.date | str | None = None,
+    until: datetime.date | str | None = None,
+    rules: str | Sequence[str] | None = None,
+    min_games: int = 0,
+) -> tuple[SeatGame, ...]:
+    """The rows of the games played from ``since`` to ``until`` (both days included)
+    under ``rules``, then only the rows of the players with at least ``min_games``
+    games among them.
+
+    ``rules`` names a rules preset (``tenhou``, ``mahjongsoul-sanma``), a room as the
+    log names it (``houou``, ``jade``) or a Mahjong Soul kind of room (``ranked``,
+    ``friendly``, ``tournament``, ``ai``), case-insensitive; several may be given. A
+    game whose id gives no date (:func:`game_date`) is kept while neither ``since``
+    nor ``until`` is given, and left out as soon as one is: it cannot be shown to be
+    in the range.
+    """
+    first, last = _day(since), _day(until)
+    wanted: frozenset[str] | None = None
+    if rules is not None:
+        names = (rules,) if isinstance(rules, str) else tuple(rules)
+        wanted = frozenset(n.casefold() for n in names)
+    kept = []
+    for row in rows:
+        if first is not None or last is not None:
+            if row.date is None:
+                continue
+            if first is not None and row.date < first:
+                continue
+            if last is not None and row.date > last:
+                continue
+        if wanted is not None and wanted.isdisjoint(
+            n.casefold() for n in (row.rules, row.room, row.category) if n
+        ):
+            continue
+        kept.append(row)
+    if min_games > 1:
+        games: dict[str, set[str]] = {}
+        for row in kept:
+            games.setdefault(row.name, set()).add(row.page)
+        kept = [row for row in kept if len(games[row.name]) >= min_games]
+    return tuple(kept)
+
+
 @dataclass(slots=True)
 class PlayerTotals:
+    """One player's rows (one per seat taken), in game order."""
+
     name: str
-    games: list[SeatGame] = field(default_factory=list)
+    seats: list[SeatGame] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        """Games played, each once however many seats the name took in it."""
+        return len({g.page for g in self.seats})
 
     @property
     def rounds(self) -> int:
-        return sum(g.rounds for g in self.games)
+        return sum(g.rounds for g in self.seats)
 
     @property
     def wins(self) -> list[WinFact]:
-        return [w for g in self.games for w in g.wins]
+        return [w for g in self.seats for w in g.wins]
 
     @property
     def deal_in_rounds(self) -> int:
-        return sum(g.deal_in_rounds for g in self.games)
+        return sum(g.deal_in_rounds for g in self.seats)
 
     @property
     def deal_in_points(self) -> list[int]:
-        return [p for g in self.games for p in g.deal_in_points]
+        return [p for g in self.seats for p in g.deal_in_points]
 
     @property
     def riichi_rounds(self) -> int:
-        return sum(g.riichi_rounds for g in self.games)
+        return sum(g.riichi_rounds for g in self.seats)
+
+    @property
+    def riichi_first(self) -> int:
+        return sum(g.riichi_first for g in self.seats)
+
+    @property
+    def riichi_wins(self) -> int:
+        return sum(g.riichi_wins for g in self.seats)
+
+    @property
+    def riichi_deal_ins(self) -> int:
+        return sum(g.riichi_deal_ins for g in self.seats)
 
     @property
     def call_rounds(self) -> int:
-        return sum(g.call_rounds for g in self.games)
+        return sum(g.call_rounds for g in self.seats)
+
+    @property
+    def open_wins(self) -> int:
+        return sum(g.open_wins for g in self.seats)
+
+    @property
+    def draws(self) -> int:
+        return sum(g.draws for g in self.seats if g.draws_tenpai is not None)
+
+    @property
+    def draws_tenpai(self) -> int:
+        return sum(g.draws_tenpai for g in self.seats if g.draws_tenpai is not None)
 
     @property
     def places(self) -> Counter[int]:
-        return Counter(g.place for g in self.games if g.place is not None)
+        return Counter(g.place for g in self.seats if g.place is not None)
 
     @property
     def furiten(self) -> int | None:
-        known = [g.furiten for g in self.games if g.furiten is not None]
+        known = [g.furiten for g in self.seats if g.furiten is not None]
         return sum(known) if known else None
 
     @property
     def missed_wins(self) -> int | None:
-        known = [g.missed_wins for g in self.games if g.missed_wins is not None]
+        known = [g.missed_wins for g in self.seats if g.missed_wins is not None]
         return sum(known) if known else None
 
+    @property
+    def checked_rounds(self) -> int:
+        """Rounds of the games the furiten tracker watched."""
+        return sum(g.rounds for g in self.seats if g.furiten is not None)
+
+    @property
+    def last_places(self) -> int:
+        """Games finished last: fourth, or third at a three-player table."""
+        return sum(1 for g in self.seats if g.place is not None and g.place == g.players)
+
     def average_place(self) -> float | None:
-        placed = [g.place for g in self.games if g.place is not None]
+        placed = [g.place for g in self.seats if g.place is not None]
         return sum(placed) / len(placed) if placed else None
 
+    def placements(self) -> list[int]:
+        """Placements in game order."""
+        return [g.place for g in self.seats if g.place is not None]
+
     def yaku(self) -> Counter[str]:
-        return Counter(y for w in self.wins for y in w.yaku)
+        """Wins with each yaku (each win counts a yaku once)."""
+        return Counter(y for w in self.wins for y in set(w.yaku))
 
     def han(self) -> Counter[str]:
         return Counter("yakuman" if w.yakuman else str(w.han) for w in self.wins)
@@ -226,13 +505,21 @@ class PlayerTotals:
         return Counter(w.fu for w in self.wins if not w.yakuman)
 
 
+def _game_order(rows: Sequence[SeatGame]) -> list[SeatGame]:
+    """Rows by date, games without one after the dated games; otherwise input order."""
+    order = {id(r): k for k, r in enumerate(rows)}
+    return sorted(rows, key=lambda r: (r.date is None, r.date or "", order[id(r)]))
+
+
 def totals_by_player(
-    seats: Sequence[SeatGame], only: str | None = None
+    seats: Sequence[SeatGame], only: str | None = None, *, min_games: int = 1
 ) -> tuple[PlayerTotals, ...]:
-    """Totals per player name, most games first, then by name."""
+    """Totals per player name, most games first, then by name; each player's rows in
+    game order. Players with fewer than ``min_games`` games are left out."""
     by_name: dict[str, PlayerTotals] = {}
-    for g in seats:
+    for g in _game_order(seats):
         if only is not None and g.name != only:
             continue
-        by_name.setdefault(g.name, PlayerTotals(g.name)).games.append(g)
-    return tuple(sorted(by_name.values(), key=lambda p: (-len(p.games), p.name)))
+        by_name.setdefault(g.name, PlayerTotals(g.name)).seats.append(g)
+    kept = (p for p in by_name.values() if p.games >= min_games)
+    return tuple(sorted(kept, key=lambda p: (-p.games, p.name)))

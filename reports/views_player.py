@@ -1,4 +1,11 @@
-"""View models of the player page and the index page of a multi-game report."""
+"""View models of the players page and the index page of a multi-game report.
+
+Both are built from :class:`reports.stats.SeatGame` rows only (one per seat and
+game), so that a folder's games can be read in worker processes and only their rows
+added up here. The players page leads with one table of every player (sorted and
+searched by the page's own script); each player's detail below it is compact: no
+chart library, one small inline SVG of the placements.
+"""
 
 from __future__ import annotations
 
@@ -8,20 +15,27 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
-from mjaudit.findings import Severity
-from reports.charts import line_chart
-from reports.stats import DEFINITIONS, PlayerTotals, SeatGame, seat_games, totals_by_player
+from reports.stats import (
+    DEFINITIONS,
+    PlayerTotals,
+    SeatGame,
+    seat_games,
+    totals_by_player,
+)
 from reports.views_facts import GameFacts
 
 __all__ = [
     "Bar",
-    "GameRow",
+    "Cell",
+    "GameLink",
+    "IndexRow",
     "IndexView",
     "PlayerSection",
     "PlayersView",
     "Stat",
     "build_index_view",
     "build_players_view",
+    "rows_of",
 ]
 
 
@@ -35,22 +49,27 @@ class Stat:
 
 @dataclass(frozen=True, slots=True)
 class Bar:
+    """A count and its share (placements, yaku)."""
+
     label: str
     count: int
     share: str
-    width: str  # percent of the longest bar
 
 
 @dataclass(frozen=True, slots=True)
-class GameRow:
+class Cell:
+    """One cell of the players table: what it shows (the page sorts by its number)
+    and the count behind it (its hover text)."""
+
+    text: str
+    title: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameLink:
     href: str
-    game_id: str
-    place: str
-    final_score: str
-    result: str
-    wins: int
-    deal_ins: int
-    errors: int
+    label: str  # the placement, or ? when the game has none
+    title: str  # date, game id, final score and points
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,19 +78,23 @@ class PlayerSection:
     anchor: str
     stats: tuple[Stat, ...]
     placements: tuple[Bar, ...]
-    han: tuple[Bar, ...]
-    fu: tuple[Bar, ...]
     yaku: tuple[Bar, ...]
-    chart: Markup | None
-    games: tuple[GameRow, ...]
+    han: str
+    fu: str
+    trend: str
+    trend_chart: Markup | None
+    games: tuple[GameLink, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class PlayersView:
     title: str
     only: str | None
+    columns: tuple[tuple[str, str], ...]  # heading, definition
+    table: tuple[tuple[str, str, tuple[Cell, ...]], ...]  # name, anchor, cells
     players: tuple[PlayerSection, ...]
     definitions: tuple[tuple[str, str], ...]
+    min_games: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +102,9 @@ class IndexRow:
     href: str
     source: str
     game_id: str
-    players: tuple[tuple[str, str], ...]
+    date: str
+    room: str
+    players: tuple[tuple[str, str, str, str], ...]  # name, place, final score, points
     rounds: int
     errors: int
     warnings: int
@@ -94,6 +119,11 @@ class IndexView:
     only: str | None
 
 
+def rows_of(games: Sequence[tuple[str, GameFacts]]) -> list[SeatGame]:
+    """The rows of ``(page, facts)`` pairs, in order."""
+    return [row for page, facts in games for row in seat_games(facts, page)]
+
+
 def _rate(n: int, d: int) -> str:
     return f"{100 * n / d:.1f}%" if d else "—"
 
@@ -103,23 +133,19 @@ def _mean(values: Sequence[int]) -> str:
 
 
 def _bars(
-    counts: Counter[str] | dict[str, int], order: Sequence[str] | None = None
+    counts: Counter[str] | dict[str, int],
+    order: Sequence[str] | None = None,
+    of: int | None = None,
 ) -> tuple[Bar, ...]:
+    """A count and a share per key; the share is of ``of`` (the sum of the counts by
+    default)."""
     keys = list(order) if order is not None else sorted(counts, key=lambda k: (-counts[k], k))
-    total = sum(counts.values())
-    top = max(counts.values(), default=0)
-    out = []
-    for k in keys:
-        n = counts.get(k, 0)
-        out.append(
-            Bar(
-                k,
-                n,
-                _rate(n, total),
-                f"{100 * n / top:.0f}%" if top else "0%",
-            )
-        )
-    return tuple(out)
+    total = sum(counts.values()) if of is None else of
+    return tuple(Bar(k, counts.get(k, 0), _rate(counts.get(k, 0), total)) for k in keys)
+
+
+def _ratio(key: str, n: int, d: int) -> Stat:
+    return Stat(key, _rate(n, d), f"{n} / {d}", DEFINITIONS[key])
 
 
 def _stats(p: PlayerTotals) -> tuple[Stat, ...]:
@@ -127,37 +153,46 @@ def _stats(p: PlayerTotals) -> tuple[Stat, ...]:
     wins = p.wins
     nwins = len(wins)
     tsumo = sum(1 for w in wins if w.tsumo)
+    dama = sum(1 for w in wins if not w.riichi and not w.open)
     avg = p.average_place()
+    placed = sum(p.places.values())
+    riichi = p.riichi_rounds
+    checked = p.checked_rounds
     furiten, missed = p.furiten, p.missed_wins
+    seats = len(p.seats)
     d = DEFINITIONS
     return (
-        Stat("games", str(len(p.games)), "", d["games"]),
+        Stat(
+            "games",
+            str(p.games),
+            f"in {seats} seats" if seats != p.games else "",
+            d["games"],
+        ),
         Stat("rounds", str(rounds), "", d["rounds"]),
         Stat(
             "average placement",
             f"{avg:.2f}" if avg is not None else "—",
-            f"{sum(p.places.values())} placed",
+            f"{placed} placed",
             d["average placement"],
         ),
-        Stat("win rate", _rate(nwins, rounds), f"{nwins} / {rounds}", d["win rate"]),
-        Stat("tsumo rate", _rate(tsumo, nwins), f"{tsumo} / {nwins}", d["tsumo rate"]),
+        _ratio("first place rate", p.places.get(1, 0), placed),
+        _ratio("last place rate", p.last_places, placed),
+        _ratio("win rate", nwins, rounds),
+        _ratio("tsumo rate", tsumo, nwins),
+        _ratio("deal-in rate", p.deal_in_rounds, rounds),
+        _ratio("riichi rate", riichi, rounds),
+        _ratio("riichi win rate", p.riichi_wins, riichi),
+        _ratio("deal-in after riichi", p.riichi_deal_ins, riichi),
+        _ratio("first riichi", p.riichi_first, riichi),
+        _ratio("chasing riichi", riichi - p.riichi_first, riichi),
+        _ratio("dama wins", dama, nwins),
+        _ratio("open-hand rate", p.call_rounds, rounds),
+        _ratio("open-hand win rate", p.open_wins, p.call_rounds),
         Stat(
-            "deal-in rate",
-            _rate(p.deal_in_rounds, rounds),
-            f"{p.deal_in_rounds} / {rounds}",
-            d["deal-in rate"],
-        ),
-        Stat(
-            "riichi rate",
-            _rate(p.riichi_rounds, rounds),
-            f"{p.riichi_rounds} / {rounds}",
-            d["riichi rate"],
-        ),
-        Stat(
-            "call rate",
-            _rate(p.call_rounds, rounds),
-            f"{p.call_rounds} / {rounds}",
-            d["call rate"],
+            "average winning turn",
+            f"{sum(w.turn for w in wins) / nwins:.1f}" if nwins else "—",
+            f"{nwins} wins",
+            d["average winning turn"],
         ),
         Stat("average win", _mean([w.points for w in wins]), f"{nwins} wins", d["average win"]),
         Stat(
@@ -166,120 +201,216 @@ def _stats(p: PlayerTotals) -> tuple[Stat, ...]:
             f"{len(p.deal_in_points)} hands",
             d["average deal-in"],
         ),
-        Stat(
-            "furiten",
-            str(furiten) if furiten is not None else "—",
-            "" if furiten is not None else "not checked",
-            d["furiten"],
-        ),
-        Stat(
-            "missed wins",
-            str(missed) if missed is not None else "—",
-            "" if missed is not None else "not checked",
-            d["missed wins"],
-        ),
+        _ratio("tenpai at draw", p.draws_tenpai, p.draws),
+        _ratio("furiten", furiten, checked)
+        if furiten is not None
+        else Stat("furiten", "—", "not checked", d["furiten"]),
+        _ratio("missed wins", missed, checked)
+        if missed is not None
+        else Stat("missed wins", "—", "not checked", d["missed wins"]),
     )
+
+
+# The overview table: heading, the statistic whose definition it shows, and which
+# of a player's Stats fills it (the value shown, the count as its hover text).
+_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("Games", "games"),
+    ("Rounds", "rounds"),
+    ("Avg place", "average placement"),
+    ("1st", "first place rate"),
+    ("Last", "last place rate"),
+    ("Win", "win rate"),
+    ("Deal-in", "deal-in rate"),
+    ("Riichi", "riichi rate"),
+    ("Riichi win", "riichi win rate"),
+    ("Open", "open-hand rate"),
+    ("Dama wins", "dama wins"),
+    ("Avg turn", "average winning turn"),
+    ("Avg win", "average win"),
+    ("Tenpai at draw", "tenpai at draw"),
+)
+
+
+def _table_cells(p: PlayerTotals, stats: tuple[Stat, ...]) -> tuple[Cell, ...]:
+    by_key = {s.key: s for s in stats}
+    cells = []
+    for _, key in _COLUMNS:
+        s = by_key[key]
+        cells.append(Cell(s.value, s.count))
+    total = sum(g.result for g in p.seats if g.result is not None)
+    scored = sum(1 for g in p.seats if g.result is not None)
+    cells.append(
+        Cell(
+            f"{total:+.1f}" if scored else "—",
+            f"{scored} games with results",
+        )
+    )
+    return tuple(cells)
+
+
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 
 def _anchor(k: int) -> str:
     return f"p{k}"
 
 
-def _section(k: int, p: PlayerTotals) -> PlayerSection:
-    seats = max((g.players for g in p.games), default=4)
-    places = {str(i): p.places.get(i, 0) for i in range(1, seats + 1)}
+def _trend_chart(places: Sequence[int], seats: int) -> Markup | None:
+    """The placements as a small line, first place at the top (numbers only inside)."""
+    if len(places) < 2:
+        return None
+    width, height, pad = 240, 48, 4
+    step = (width - 2 * pad) / (len(places) - 1)
+    span = max(seats - 1, 1)
+    points = " ".join(
+        f"{pad + i * step:.1f},{pad + (p - 1) * (height - 2 * pad) / span:.1f}"
+        for i, p in enumerate(places)
+    )
+    return Markup(
+        f'<svg class="trend" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+        f'role="img" aria-label="placements in game order">'
+        f'<polyline points="{points}" fill="none" stroke="currentColor" stroke-width="1.5"/>'
+        "</svg>"
+    )
+
+
+def _trend(p: PlayerTotals) -> str:
+    places = p.placements()
+    parts = []
+    if len(places) > 10:
+        first, last = places[:10], places[-10:]
+        parts.append(f"first 10: {sum(first) / 10:.2f}, last 10: {sum(last) / 10:.2f}")
+    ranked = [g for g in p.seats if g.dan or g.rate is not None]
+    if ranked:
+        a, b = ranked[0], ranked[-1]
+
+        def rank(g: SeatGame) -> str:
+            # Mahjong Soul records rank points, Tenhou a rating.
+            rate = ""
+            if g.rate is not None:
+                ms = g.rules.startswith("mahjongsoul")
+                rate = f"{g.rate:.0f} pt" if ms else f"R{g.rate:.0f}"
+            return " ".join(x for x in (g.dan or "", rate) if x)
+
+        parts.append(rank(a) if a is b or rank(a) == rank(b) else f"{rank(a)} → {rank(b)}")
+    return " · ".join(parts)
+
+
+def _section(k: int, p: PlayerTotals, stats: tuple[Stat, ...]) -> PlayerSection:
+    seats = max((g.players for g in p.seats), default=4)
+    places = {_ORDINALS[i]: p.places.get(i, 0) for i in range(1, seats + 1)}
     han = p.han()
     han_order = sorted((h for h in han if h != "yakuman"), key=int) + (
         ["yakuman"] if "yakuman" in han else []
     )
     fu = p.fu()
-    fu_counts = {str(f): n for f, n in fu.items()}
-    cumulative: list[float] = []
-    total = 0.0
-    for g in p.games:
-        total += g.result or 0.0
-        cumulative.append(round(total, 1))
-    chart = (
-        line_chart(
-            f"points-{_anchor(k)}",
-            ["start", *[str(i + 1) for i in range(len(p.games))]],
-            [(p.name, [0.0, *cumulative])],
-            ylabel="points (uma)",
-            width=7.0,
-            height=2.6,
-            zero_line=True,
-        )
-        if p.games
-        else None
-    )
     games = tuple(
-        GameRow(
+        GameLink(
             href=g.page,
-            game_id=g.game_id or g.page,
-            place=str(g.place) if g.place is not None else "?",
-            final_score=str(g.final_score) if g.final_score is not None else "?",
-            result=f"{g.result:+.1f}" if g.result is not None else "",
-            wins=len(g.wins),
-            deal_ins=g.deal_in_rounds,
-            errors=g.errors,
+            label=str(g.place) if g.place is not None else "?",
+            title=" · ".join(
+                x
+                for x in (
+                    g.date or "",
+                    g.game_id or g.page,
+                    str(g.final_score) if g.final_score is not None else "",
+                    f"{g.result:+.1f}" if g.result is not None else "",
+                )
+                if x
+            ),
         )
-        for g in p.games
+        for g in p.seats
     )
     return PlayerSection(
         name=p.name,
         anchor=_anchor(k),
-        stats=_stats(p),
+        stats=stats,
         placements=_bars(places, list(places)),
-        han=_bars({h: han[h] for h in han_order}, han_order),
-        fu=_bars(fu_counts, [str(f) for f in sorted(fu)]),
-        yaku=_bars(dict(p.yaku())),
-        chart=chart,
+        yaku=_bars(dict(p.yaku()), of=len(p.wins)),
+        han=", ".join(f"{h}: {han[h]}" for h in han_order),
+        fu=", ".join(f"{f}: {fu[f]}" for f in sorted(fu)),
+        trend=_trend(p),
+        trend_chart=_trend_chart(p.placements(), seats),
         games=games,
     )
 
 
 def build_players_view(
-    games: Sequence[tuple[str, GameFacts]], only: str | None = None
+    games: Sequence[tuple[str, GameFacts]] = (),
+    only: str | None = None,
+    *,
+    rows: Sequence[SeatGame] | None = None,
+    min_games: int = 1,
 ) -> PlayersView:
-    seats: list[SeatGame] = []
-    for page, facts in games:
-        seats.extend(seat_games(facts, page))
-    totals = totals_by_player(seats, only)
+    """The players page of ``games`` (``(page, facts)`` pairs), or of ``rows`` already
+    made by :func:`reports.stats.seat_games` (filtered by
+    :func:`reports.stats.select_rows`, say). Players with fewer than ``min_games``
+    games are left off."""
+    seats = list(rows) if rows is not None else rows_of(games)
+    totals = totals_by_player(seats, only, min_games=min_games)
     title = f"Player report: {only}" if only is not None else "Player report"
+    table = []
+    sections = []
+    for k, p in enumerate(totals):
+        stats = _stats(p)
+        table.append((p.name, _anchor(k), _table_cells(p, stats)))
+        sections.append(_section(k, p, stats))
+    columns = (
+        *((head, DEFINITIONS[key]) for head, key in _COLUMNS),
+        ("Points", DEFINITIONS["points"]),
+    )
     return PlayersView(
         title=title,
         only=only,
-        players=tuple(_section(k, p) for k, p in enumerate(totals)),
+        columns=columns,
+        table=tuple(table),
+        players=tuple(sections),
         definitions=tuple(DEFINITIONS.items()),
+        min_games=min_games,
     )
 
 
 def build_index_view(
-    games: Sequence[tuple[str, GameFacts]], unreadable: Sequence[str], only: str | None = None
+    games: Sequence[tuple[str, GameFacts]],
+    unreadable: Sequence[str],
+    only: str | None = None,
+    *,
+    rows: Sequence[SeatGame] | None = None,
 ) -> IndexView:
-    rows = []
-    for page, facts in games:
-        places = facts.placements()
-        players = tuple(
-            (facts.names[s], str(places[s]) if places is not None else "?")
-            for s in range(facts.players)
-        )
-        sev = Counter(f.severity for f in facts.findings)
-        rows.append(
+    """The index of ``games`` (or of their ``rows``): a line per game, in input order."""
+    seats = list(rows) if rows is not None else rows_of(games)
+    by_page: dict[str, list[SeatGame]] = {}
+    for row in seats:
+        by_page.setdefault(row.page, []).append(row)
+    out = []
+    for page, rs in by_page.items():
+        rs.sort(key=lambda r: r.seat)
+        g = rs[0]
+        out.append(
             IndexRow(
                 href=page,
-                source=facts.log.path.rsplit("/", 1)[-1],
-                game_id=facts.log.start.game_id,
-                players=players,
-                rounds=len(facts.game.rounds),
-                errors=sev[Severity.ERROR],
-                warnings=sev[Severity.WARNING],
-                infos=sev[Severity.INFO],
+                source=g.source,
+                game_id=g.game_id,
+                date=g.date or "",
+                room=g.room_text,
+                players=tuple(
+                    (
+                        r.name,
+                        str(r.place) if r.place is not None else "?",
+                        str(r.final_score) if r.final_score is not None else "",
+                        f"{r.result:+.1f}" if r.result is not None else "",
+                    )
+                    for r in rs
+                ),
+                rounds=g.rounds,
+                errors=g.game_errors,
+                warnings=g.game_warnings,
+                infos=g.game_notes,
             )
         )
     return IndexView(
-        title=f"mjaudit report: {len(rows)} game{'s' if len(rows) != 1 else ''}",
-        games=tuple(rows),
+        title=f"mjaudit report: {len(out)} game{'s' if len(out) != 1 else ''}",
+        games=tuple(out),
         unreadable=tuple(unreadable),
         only=only,
     )

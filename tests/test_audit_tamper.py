@@ -93,6 +93,15 @@ def _only(result: FileAudit, code: str, *, wall: bool = False) -> None:
     assert codes and set(codes) == {code}, [f.message for f in result.findings]
 
 
+def _errors(result: FileAudit) -> list[tuple[object, ...]]:
+    """Each error finding as (code, seat, expected, actual), in the audit's order."""
+    return [
+        (f.code, f.seat, f.expected, f.actual)
+        for f in result.findings
+        if f.severity.value == "error"
+    ]
+
+
 def _single(result: FileAudit) -> Finding:
     """The one error finding of a tampered log (its other findings, if any, are not
     errors)."""
@@ -159,7 +168,11 @@ def test_changed_yaku_id() -> None:
         yaku[0] = 24 if yaku[0] != 24 else 25  # ittsu (or sanshoku) instead
         _set(agari, "yaku", yaku)
 
-    _only(tamper(EXACT_GAME, edit), "yaku-mismatch")
+    assert _errors(tamper(EXACT_GAME, edit)) == [(
+        "yaku-mismatch", 3,
+        ["aka dora 1", "pinfu 1", "riichi 1", "tanyao 1", "ura dora 0"],
+        ["aka dora 1", "ittsu 1", "pinfu 1", "tanyao 1", "ura dora 0"],
+    )]  # fmt: skip
 
 
 def test_added_yaku() -> None:
@@ -168,7 +181,10 @@ def test_added_yaku() -> None:
         _set(agari, "yaku", [*_ints(agari, "yaku"), 9, 1])  # iipeikou 1
 
     result = tamper(EXACT_GAME, edit)
-    _only(result, "yaku-mismatch")
+    recomputed = ["aka dora 1", "pinfu 1", "riichi 1", "tanyao 1", "ura dora 0"]
+    assert _errors(result) == [
+        ("yaku-mismatch", 3, recomputed, sorted([*recomputed, "iipeikou 1"])),
+    ]
     assert "iipeikou 1" in result.findings[0].message
 
 
@@ -213,7 +229,7 @@ def test_honba_in_ba() -> None:
         _set(agari, "ba", [ba[0] + 1, ba[1]])
 
     result = tamper(EXACT_GAME, edit)
-    _only(result, "score-chain-mismatch")
+    assert _errors(result) == [("score-chain-mismatch", None, [0, 2], [1, 2])]
     assert "honba" in result.findings[0].message
 
 
@@ -228,8 +244,11 @@ def test_double_ron_second_winner_takes_honba() -> None:
         _change_delta(c, first + 1, change)
 
     result = tamper(DOUBLE_RON, edit)
-    _only(result, "payment-mismatch")
-    assert len(error_codes(result)) == 2  # the second winner and the discarder
+    # The second winner and the discarder, each 1,200 off: the second winner takes no honba.
+    assert _errors(result) == [
+        ("payment-mismatch", 2, 5200, 6400),
+        ("payment-mismatch", 3, -5200, -6400),
+    ]
 
 
 def test_pao_payer_changed() -> None:
@@ -240,7 +259,7 @@ def test_pao_payer_changed() -> None:
             "paoWho", str(next(s for s in range(4) if s not in (who, int(c[k].get("paoWho", "0")))))
         )
 
-    _only(tamper(PAO_GAME, edit), "pao-mismatch")
+    assert _errors(tamper(PAO_GAME, edit)) == [("pao-mismatch", 2, 0, 1)]
 
 
 def test_noten_payment_changed() -> None:
@@ -260,7 +279,10 @@ def test_noten_payment_changed() -> None:
         _change_delta(c, k, change)
 
     result = tamper(EXACT_GAME, edit)
-    _only(result, "payment-mismatch")
+    assert _errors(result) == [
+        ("payment-mismatch", 0, -1000, -1500),
+        ("payment-mismatch", 2, 3000, 3500),
+    ]
     assert "exhaustive draw" in result.findings[0].message
 
 
@@ -276,7 +298,10 @@ def test_nagashi_payment_changed() -> None:
         _change_delta(c, k, change)
 
     result = tamper(NAGASHI_GAME, edit)
-    _only(result, "payment-mismatch")
+    assert _errors(result) == [
+        ("payment-mismatch", 0, -4000, -5000),
+        ("payment-mismatch", 3, 12000, 13000),
+    ]
     assert "nagashi mangan" in result.findings[0].message
 
 
@@ -288,8 +313,7 @@ def test_owari_score_changed() -> None:
         end.set("owari", ",".join(parts))
 
     result = tamper(EXACT_GAME, edit)
-    _only(result, "final-score-mismatch")
-    assert result.findings[0].seat == 0
+    assert _errors(result) == [("final-score-mismatch", 0, 14800, 14900)]
 
 
 def test_init_score_changed() -> None:
@@ -299,8 +323,10 @@ def test_init_score_changed() -> None:
         _set(init, "ten", [ten[0] + 10, *ten[1:]])
 
     result = tamper(EXACT_GAME, edit)
-    _only(result, "score-chain-mismatch")
-    assert len(error_codes(result)) == 1
+    assert _errors(result) == [(
+        "score-chain-mismatch", None,
+        [15300, 28000, 32700, 24000], [16300, 28000, 32700, 24000],
+    )]  # fmt: skip
 
 
 def test_ura_indicator_dropped() -> None:
@@ -308,7 +334,7 @@ def test_ura_indicator_dropped() -> None:
         k = _nth(c, "AGARI", 0, lambda e: e.get("doraHaiUra") is not None)
         c[k].attrib.pop("doraHaiUra")
 
-    _only(tamper(EXACT_GAME, edit), "ura-indicator-mismatch")
+    assert _errors(tamper(EXACT_GAME, edit)) == [("ura-indicator-mismatch", 3, 1, 0)]
 
 
 def test_kyuushu_with_eight_kinds() -> None:
@@ -338,6 +364,8 @@ def test_kyuushu_with_eight_kinds() -> None:
 
     result = tamper(KYUUSHU_GAME, edit)
     _only(result, "draw-mismatch", wall=True)
+    draw = next(f for f in result.findings if f.code == "draw-mismatch")
+    assert (draw.seat, draw.expected, draw.actual) == (1, 9, 8)
     assert any("8 kinds" in f.message for f in result.findings)
 
 

@@ -106,3 +106,24 @@ def test_python_dash_m_runs() -> None:
         [sys.executable, "-m", "mjaudit", "--help"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0 and "audit" in done.stdout
+
+
+def test_replay_says_where_a_broken_hand_stops(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The turn-by-turn text follows the audit's replay: where the log makes the hand
+    impossible, it stops with the audit's own inconsistent-log message."""
+    text = corpus_file(CLEAN).read_text(encoding="utf-8")
+    first_init = text.index("<INIT")
+    first_draw = text.index("<T", first_init)
+    end = text.index("/>", first_draw) + 2
+    broken = tmp_path / "broken.xml"
+    broken.write_text(text[:first_draw] + text[end:], encoding="utf-8")
+    assert main(["replay", str(broken), "--round", "E1-0"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("E1-0")
+    assert out[-1].startswith("replay stopped: E1-0: the log cannot be replayed at element ")
+    assert main(["audit", "--format", "json", str(broken)]) == 1
+    found = json.loads(capsys.readouterr().out)["findings"]
+    message = next(f["message"] for f in found if f["code"] == "inconsistent-log")
+    assert out[-1] == f"replay stopped: {message}"

@@ -87,9 +87,50 @@ def test_quick_init_refuses_what_a_plain_twin_cannot_stand_in_for() -> None:
         def __post_init__(self) -> None:
             pass
 
-    for cls in (Mutable, NoSlots, Checked):
+    @dataclass(frozen=True, slots=True)
+    class Base:
+        seat: int
+
+    @dataclass(frozen=True, slots=True)
+    class Derived(Base):
+        tile: int
+
+    class Slotted:
+        __slots__ = ("extra",)
+
+    @dataclass(frozen=True, slots=True)
+    class OnSlotted(Slotted):
+        seat: int
+
+    for cls in (Mutable, NoSlots, Checked, Derived, OnSlotted):
         with pytest.raises(TypeError):
             quick_init(cls)
+
+
+class Described:
+    """A base with a property and no fields or slots, as mjaudit.events.Located."""
+
+    __slots__ = ()
+    seat: int
+
+    @property
+    def east(self) -> bool:
+        return self.seat == 0
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Quicker(Described):
+    seat: int
+    tile: int = 5
+
+
+def test_a_base_without_fields_or_slots_is_taken() -> None:
+    value = Quicker(0)
+    assert type(value) is Quicker and value.east and value.tile == 5
+    assert value == Quicker(0, 5) and pickle.loads(pickle.dumps(value)) == value
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        value.seat = 1  # type: ignore[misc]
 
 
 def test_the_project_values_built_quickly_equal_their_field_by_field_copies() -> None:

@@ -163,7 +163,9 @@ def _plain(log: GameLog) -> list[object]:
         elif isinstance(e, Discard):
             out.append(("discard", e.seat, e.tile, e.tsumogiri))
         else:
-            fields = {k: getattr(e, k) for k in e.__dataclass_fields__ if k != "pos"}
+            fields = {
+                k: getattr(e, k) for k in e.__dataclass_fields__ if k not in ("where", "number")
+            }
             out.append((type(e).__name__, fields))
     return out
 

@@ -113,3 +113,48 @@ def test_a_folder_report_replays_each_game_once(
         (logs / p.name).write_bytes(p.read_bytes())
     main(["report", str(logs), "-o", str(tmp_path / "site")])
     assert sorted(Path(c).name for c in calls) == sorted(p.name for p in logs.iterdir())
+
+
+@pytest.mark.corpus
+def test_hand_records_hold_the_logs_claims_and_what_the_audit_derived() -> None:
+    """FileAudit.hands, which the store's hands table reads: the claims equal a plain
+    walk over each hand's events, and the derived settlement equals the log's deltas
+    in every hand where the audit found no payment or draw problem."""
+    from analyzer.checks.audit import audit_log
+    from mjaudit.events import RiichiAccepted, RoundDraw, RoundStart, Win
+
+    payment_codes = {"payment-mismatch", "pao-mismatch", "draw-mismatch", "inconsistent-log"}
+    hands = agreeing = 0
+    for path in _corpus_logs():
+        try:
+            log = load(str(path))
+        except Exception:
+            continue  # unreadable corpus files are other tests' business
+        rules = resolve_rules(log, "auto")
+        audit = audit_log(log, rules)
+        players = rules.players
+        walked: list[tuple[str, tuple[int, ...], str | None, tuple[int, ...] | None]] = []
+        for ev in log.events:
+            if isinstance(ev, RoundStart):
+                walked.append((ev.label, (), None, None))
+            elif walked and isinstance(ev, RiichiAccepted):
+                label, riichi, result, deltas = walked[-1]
+                walked[-1] = (label, (*riichi, ev.seat), result, deltas)
+            elif walked and isinstance(ev, Win | RoundDraw):
+                label, riichi, result, deltas = walked[-1]
+                if ev.claims.deltas is not None:
+                    old = deltas or (0,) * players
+                    new = ev.claims.deltas[:players]
+                    deltas = tuple(a + b for a, b in zip(old, new, strict=True))
+                won = isinstance(ev, Win) or result == "win"
+                walked[-1] = (label, riichi, "win" if won else "draw", deltas)
+        assert [(h.label, h.riichi, h.result, h.deltas) for h in audit.hands] == walked, path
+        bad_rounds = {f.round for f in audit.findings if f.code in payment_codes}
+        for h in audit.hands:
+            hands += 1
+            if h.deltas is not None and h.label not in bad_rounds:
+                if h.derived_deltas is None and h.result is None:
+                    continue
+                assert h.derived_deltas == h.deltas, (path, h.label)
+                agreeing += 1
+    assert hands > 3000 and agreeing > 2900

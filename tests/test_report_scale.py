@@ -138,7 +138,7 @@ def test_rows_sent_back_are_small_and_hold_no_game(tmp_path: Path) -> None:
     assert [r.page for r in rows] == ["g00.xml.html", "g01.xml.html", "wrong_fu.xml.html"]
     assert [r.worst for r in rows] == [-1, -1, 2]  # no finding, no finding, an error
     for r in rows:
-        assert r.page is not None and r.index is not None and len(r.seats) == 4
+        assert r.page is not None and len(r.seats) == 4
         assert (site / r.page).stat().st_size > 50_000  # the page itself is on disk
         assert len(pickle.dumps(r)) < 8_000, r.name
 
@@ -244,3 +244,15 @@ def test_pages_written_piece_by_piece_are_the_rendered_text() -> None:
         # Jinja gives Markup pieces too: they must not escape the text joined to them.
         pieces = [Markup(p) if k % 2 else p for k, p in enumerate(pieces)]
         assert "".join(without_blank_lines(pieces)) == re.sub(r"\n\s*\n+", "\n", text), text
+
+
+def test_progress_is_shown_when_asked_and_not_when_stderr_is_no_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logs = _folder(tmp_path, _clean_games(3))
+    assert main(["report", str(logs), "-o", str(tmp_path / "a")]) == 0
+    assert "games," not in capsys.readouterr().err  # stderr is captured: not a terminal
+    assert main(["report", str(logs), "-o", str(tmp_path / "b"), "--progress"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("\rmjaudit: ") and err.rstrip().endswith("/s")
+    assert "mjaudit: 3 games, " in err and err.endswith("\n")

@@ -69,6 +69,15 @@ def test_tables_hold_games_hands_and_findings(logs: Path, tmp_path: Path) -> Non
         "WHERE s % 1000 != 0",
     )  # fmt: skip
     assert next(rows) == (0,)
+    # beside the claims, what the audit derived: the same where it found nothing wrong
+    _, rows = query(
+        st, "SELECT count(*), count(derived_points), "
+        "count(*) FILTER (WHERE derived_points != points OR derived_han != han "
+        "OR derived_fu != fu OR derived_delta != delta) FROM hands h WHERE won = 1 AND NOT "
+        "EXISTS (SELECT 1 FROM findings f WHERE f.game = h.game AND f.severity = 'error')",
+    )  # fmt: skip
+    clean_wins, derived, differing = next(rows)
+    assert clean_wins and derived == clean_wins and differing == 0
 
 
 def test_the_store_is_readable_while_a_writer_holds_a_transaction(
@@ -202,3 +211,35 @@ def test_store_runs_follow_the_same_exit_rule_and_no_review(
     assert main(["audit", "--store", str(quiet), "--no-review", str(d)]) == 0
     assert "0 errors, 0 warnings, 0 notes" in capsys.readouterr().out
     assert stats(quiet)["findings"] == {"error": 0, "warning": 0, "info": 0}
+
+
+def test_a_rerun_reports_stored_findings_with_their_source_and_cause(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A payment moved between two seats: its findings and the chain breaks that name
+    it as their cause come back from the store exactly as a plain run prints them."""
+    from tests.conftest import corpus_file
+
+    text = corpus_file("2010112714gm-00a9-0000-d497e395.xml").read_text(encoding="utf-8")
+    at = text.index("<AGARI")
+    start = text.index(' sc="', at) + 5
+    end = text.index('"', start)
+    sc = [int(x) for x in text[start:end].split(",")]
+    sc[1] += 10  # one seat paid 1,000 more
+    sc[3] -= 10  # and another 1,000 less: the table still adds up
+    d = tmp_path / "logs"
+    d.mkdir()
+    (d / "moved.xml").write_text(
+        text[:start] + ",".join(map(str, sc)) + text[end:], encoding="utf-8"
+    )
+    assert main(["audit", "--format", "json", str(d)]) == 1
+    plain = json.loads(capsys.readouterr().out)
+    assert any("cause" in f for f in plain["findings"])
+    st = str(tmp_path / "store")
+    assert main(["audit", "--store", st, "--format", "json", str(d)]) == 1
+    first = json.loads(capsys.readouterr().out)
+    assert main(["audit", "--store", st, "--format", "json", str(d)]) == 1
+    again = json.loads(capsys.readouterr().out)
+    assert again["run"]["skipped"] == 1
+    for doc in (first, again):
+        assert doc["findings"] == plain["findings"]

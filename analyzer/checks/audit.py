@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from analyzer.checks.audit_draws import check_draw, shown_hands_checked
 from analyzer.checks.audit_flow import check_game_end, check_results, check_riichi_order
+from analyzer.checks.audit_hands import HandAudit, hand_audits
 from analyzer.checks.audit_scores import ChainState, Link, check_chain
 from analyzer.checks.audit_wall import check_wall
 from analyzer.checks.audit_wins import WinCheck, check_win_tiles, check_wins
@@ -38,8 +39,9 @@ __all__ = ["AUDIT_VERSION", "FileAudit", "audit_log", "audit_path", "resolve_rul
 
 # The version of the audit's verdicts and of the store's tables: a store re-audits
 # every input under a new version. 2: Mahjong Soul records and rules, findings'
-# ``source`` (a column of the store's findings table).
-AUDIT_VERSION = "2"
+# ``source`` (a column of the store's findings table). 3: the findings table keeps each
+# finding's number in its game (``finding``) and its ``cause``.
+AUDIT_VERSION = "3"
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +66,9 @@ class FileAudit:
     # With ``keep_replay``: the final scores and results the game end was judged
     # against (what it should end with, for a game whose log records no end).
     derived_final: FinalResult | None = field(default=None, compare=False)
+    # One record per hand: the log's claims beside what the checks derived (the
+    # store's hands table reads them).
+    hands: tuple[HandAudit, ...] = field(default=(), compare=False)
 
 
 def resolve_rules(log: GameLog, spec: str) -> Ruleset:
@@ -202,9 +207,8 @@ def audit_log(
     derived: list[tuple[WinCheck, ...]] = []
     for rnd in game.rounds:
         findings.extend(rnd.findings)
-        checked_wins: list[WinCheck] | None = [] if keep_replay else None
-        if keep_replay:
-            derived.append(())
+        checked_wins: list[WinCheck] = []
+        derived.append(())
         if not rnd.complete:
             continue
         found, checked = check_win_tiles(rnd, log.events, log.path)
@@ -219,8 +223,7 @@ def audit_log(
             ura_recorded=log.format != "mjai",
             derived=checked_wins,
         )
-        if checked_wins is not None:
-            derived[-1] = tuple(checked_wins)
+        derived[-1] = tuple(checked_wins)
         findings.extend(found)
         _first_by_event(found, causes)
         checks["wins_scored"] += scored
@@ -298,8 +301,9 @@ def audit_log(
         checks=tuple(sorted(checks.items())),
         replay=game if keep_replay else None,
         furiten=tracker if keep_replay else None,
-        derived_wins=tuple(derived),
+        derived_wins=tuple(derived) if keep_replay else (),
         derived_final=final if keep_replay else None,
+        hands=hand_audits(game, log.events, settled, derived),
     )
 
 

@@ -10,7 +10,7 @@ the replay moves on to the next round.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Protocol, assert_never
 
 from analyzer.engine.round_state import RoundState, counts34
@@ -34,7 +34,7 @@ from mjaudit.events import (
 )
 from mjaudit.rules import Ruleset
 
-__all__ = ["ReplayObserver", "RoundState", "counts34", "replay", "round_steps"]
+__all__ = ["ReplayObserver", "RoundState", "counts34", "replay"]
 
 
 class ReplayObserver(Protocol):
@@ -176,31 +176,3 @@ def _apply(state: RoundState, ev: Event, index: int) -> None:
             pass
         case _:
             assert_never(ev)
-
-
-def round_steps(
-    log: GameLog, rules: Ruleset, round_no: int
-) -> Iterator[tuple[int, Event, RoundState]]:
-    """Replay one round (0-based, in log order) and yield the state after each event.
-
-    The state object is the same one each time, mutated in place: read it before
-    asking for the next step. A :class:`ReplayError` ends the iteration by raising.
-    """
-    state: RoundState | None = None
-    seen = -1
-    for index, ev in enumerate(log.events):
-        if isinstance(ev, RoundStart):
-            seen += 1
-            if seen > round_no:
-                return
-            if seen == round_no:
-                state = RoundState(ev, rules, rules.players, index)
-                state.record.index = round_no
-                state.check_start()
-                yield index, ev, state
-            continue
-        if state is None or isinstance(ev, GameStart | Presence | GameEnd):
-            continue
-        state.event_index = index
-        _apply(state, ev, index)
-        yield index, ev, state

@@ -37,9 +37,8 @@ from mjaudit.frozen import quick_init
 
 __all__ = [
     "SEQ",
-    "SIGNATURE_TABLES",
-    "WAIT_SHAPES",
     "Decomposition",
+    "KeyedHand",
     "decompose",
     "hand_key",
     "is_chiitoitsu",
@@ -400,12 +399,9 @@ def _signature(size: int, complete: bool, pairs: int, singles: int, simples: int
 _SUIT_SIGNATURES: dict[int, int] = {}
 _HONOR_SIGNATURES: dict[int, int] = {}
 _SHAPES: dict[int, int] = {}  # by the sum of a hand's four signatures
-# The signature tables by part, for a caller that reads them itself before it calls
+# The signature tables by part, read by KeyedHand.turn before it calls
 # part_signature() (which fills them): a lookup costs less than a call.
-SIGNATURE_TABLES: Final = (_SUIT_SIGNATURES, _SUIT_SIGNATURES, _SUIT_SIGNATURES, _HONOR_SIGNATURES)
-# Shapes a hand may wait in, by the sum of its signatures; 0 for nothing. A caller may
-# read it first and call signed_waits() only for a sum that is missing or not 0.
-WAIT_SHAPES: Final = _SHAPES
+_SIGNATURE_TABLES: Final = (_SUIT_SIGNATURES, _SUIT_SIGNATURES, _SUIT_SIGNATURES, _HONOR_SIGNATURES)
 # One int object per distinct signature (a few hundred), shared by the tables above so
 # that reading them stays in the cache.
 _SIGNATURES: dict[int, int] = {}
@@ -529,7 +525,7 @@ def part_signature(part: int, key: int) -> int:
     A caller that keeps a hand's four signatures (:func:`signed_waits`) updates only
     the parts a draw or a discard changed.
     """
-    found = SIGNATURE_TABLES[part].get(key)
+    found = _SIGNATURE_TABLES[part].get(key)
     if found is None:
         found = _honor_part(key) if part == 3 else _suit_part(key)
     return found
@@ -550,6 +546,59 @@ def signed_waits(parts: Sequence[int], signatures: Sequence[int]) -> frozenset[i
         counts = [*_decode(mk, 9), *_decode(pk, 9), *_decode(sk, 9), *_decode(hk, 7)]
         found |= _special_waits(counts)
     return frozenset(found) if found else NO_WAITS
+
+
+class KeyedHand:
+    """A concealed part of a hand kept as its four part keys and their signatures.
+
+    The furiten tracker keeps one per seat: a draw and a discard change one or two
+    parts by one addition each, and the waits are answered from the per-part tables
+    (filled once per distinct suit), so most turns cost a handful of dict lookups.
+    The tables stay inside this module.
+
+    >>> hand = KeyedHand(k for k in (0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 27, 27, 4))
+    >>> sorted(hand.waits())
+    [4]
+    >>> sorted(hand.turn(5, 4))  # draw 6m, discard 5m: waits on 6m still
+    [5]
+    """
+
+    __slots__ = ("parts", "signatures")
+
+    def __init__(self, kinds: Iterable[int] = ()) -> None:
+        parts = [0, 0, 0, 0]
+        for k in kinds:
+            parts[PART_OF[k]] += PART_WEIGHT[k]
+        self.parts = parts
+        self.signatures = [part_signature(i, key) for i, key in enumerate(parts)]
+
+    def waits(self) -> frozenset[int]:
+        """:func:`waits` of the part (3k+1 tiles); :data:`NO_WAITS` itself for none."""
+        return signed_waits(self.parts, self.signatures)
+
+    def turn(self, drawn: int | None, gone: int) -> frozenset[int]:
+        """Add kind ``drawn`` (None after a call) and take out kind ``gone``; the waits after.
+
+        The tables are read here before any call: nearly every part is in them, and
+        nearly every hand waits on nothing.
+        """
+        parts, signatures, tables = self.parts, self.signatures, _SIGNATURE_TABLES
+        out = PART_OF[gone]
+        parts[out] -= PART_WEIGHT[gone]
+        if drawn is not None:
+            came = PART_OF[drawn]
+            parts[came] += PART_WEIGHT[drawn]
+            if came != out:
+                key = parts[came]
+                sig = tables[came].get(key)
+                signatures[came] = part_signature(came, key) if sig is None else sig
+        key = parts[out]
+        sig = tables[out].get(key)
+        signatures[out] = part_signature(out, key) if sig is None else sig
+        ms, ps, ss, hs = signatures
+        if _SHAPES.get(ms + ps + ss + hs) == 0:
+            return NO_WAITS
+        return signed_waits(parts, signatures)
 
 
 def _standard_waits(parts: Sequence[int], signatures: Sequence[int]) -> set[int]:

@@ -20,32 +20,24 @@ furiten state are kept as data in :attr:`FuritenTracker.timeline` for the report
 
 Waits only change when the seat's own hand changes, so they are computed once per
 discard or kan, and not at all for a discard of the tile just drawn; they come from
-per-suit tables (:func:`analyzer.hands.hand.signed_waits`): each seat keeps its part keys and
-their signatures up to date as it discards, and reads again only the parts a discard
-changed. A discard is only offered to the seats that wait on its kind (a per-kind count
-of waiting seats answers "nobody" at once), a view is only rebuilt when what it is made
-of changed, and the timeline gets an entry only when a view changes.
+per-suit tables: each seat keeps its hand as an :class:`analyzer.hands.hand.KeyedHand`,
+which a discard updates in the parts it changed. A discard is only offered to the
+seats that wait on its kind (a per-kind count of waiting seats answers "nobody" at
+once), a view is only rebuilt when what it is made of changed, and the timeline gets
+an entry only when a view changes.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import assert_never
 
 from analyzer.engine.replay import RoundState, replay
 from analyzer.engine.state import GameReplay
-from analyzer.hands.hand import (
-    NO_WAITS,
-    PART_OF,
-    PART_WEIGHT,
-    SIGNATURE_TABLES,
-    WAIT_SHAPES,
-    part_signature,
-    signed_waits,
-    waits,
-)
+from analyzer.hands.hand import NO_WAITS, KeyedHand, waits
 from analyzer.hands.scoring import NotAWin, score
-from analyzer.review.review_waits import kinds_text, less_held, tile_parts
+from analyzer.review.review_waits import kinds_text, less_held
 from mjaudit.events import (
     DeclareMeld,
     Discard,
@@ -53,10 +45,14 @@ from mjaudit.events import (
     DrawReason,
     DrawTile,
     Event,
+    GameEnd,
     GameLog,
+    GameStart,
+    Presence,
     RiichiAccepted,
     RiichiDeclared,
     RoundDraw,
+    RoundStart,
     Win,
 )
 from mjaudit.findings import Finding, JsonValue, Severity
@@ -92,10 +88,9 @@ _NOT_TENPAI = SeatView(False, NO_WAITS, False, None, None)
 class _Seat:
     """What the tracker keeps for one seat during a hand."""
 
-    # Part keys (analyzer.hands.hand.parts_waits) of the concealed tiles but the one drawn
-    # this turn: the tiles the waits are taken of. Kept in step at each discard.
-    parts: list[int]
-    signatures: list[int]  # analyzer.hands.hand.part_signature of each part, kept in step too
+    # The concealed tiles but the one drawn this turn: the tiles the waits are taken
+    # of. Kept in step at each discard.
+    hand: KeyedHand
     waits: frozenset[int] = NO_WAITS
     pond: set[int] = field(default_factory=set)
     temporary: tuple[int, Tile] | None = None  # (event passed, tile)
@@ -169,13 +164,13 @@ class FuritenTracker:
         if not state.record.complete:
             # The log broke this hand at its deal (a tile twice, a fifth of a kind):
             # the replay goes no further in it, and its hands are no hands to read.
-            self._seats = [_Seat(*_keyed([])) for _ in range(self._players)]
+            self._seats = [_Seat(KeyedHand()) for _ in range(self._players)]
             self.timeline[self._round] = [(state.record.first_event, self._views())]
             self._changed = False
             return
-        self._seats = [_Seat(*_keyed(state.hands[s])) for s in range(self._players)]
+        self._seats = [_Seat(_keyed(state.hands[s])) for s in range(self._players)]
         for s, seat in enumerate(self._seats):
-            found = signed_waits(seat.parts, seat.signatures)
+            found = seat.hand.waits()
             # A new seat is not tenpai (_NOT_TENPAI); only waits can change that.
             if found and self._set_waits(s, found, state):
                 self._refresh(s, state.record.first_event)
@@ -185,24 +180,34 @@ class FuritenTracker:
     def step(self, index: int, event: Event, state: RoundState) -> None:
         if self._unsettled:
             self._settle(index, event)
-        # By exact type, as the replay does: draws and discards are nearly every event,
-        # and a draw is taken here, without a further call.
-        if type(event) is DrawTile:
-            seat = self._seats[event.seat]
-            if seat.temporary is not None and not self._lift_on_discard:
-                seat.temporary = None
-                self._refresh(event.seat, index)
-            drawn = seat.drawn = event.tile.kind
-            if drawn in seat.waits:
-                self._tsumo = self._chance(state, event.seat, event.tile, True, False)
-                self._tsumo_index = index
-                self._unsettled = True
-        elif type(event) is Discard:
-            self._on_discard(index, event, state)
-        elif type(event) is DeclareMeld:
-            self._on_meld(index, event, state)
-        elif type(event) is Win:
-            self._on_win(index, event, state)
+        # Every kind of event is named, and mypy checks that none is left out: a new
+        # kind of event must be thought about here. Draws and discards, nearly every
+        # event, come first; a draw is taken here, without a further call.
+        match event:
+            case DrawTile():
+                seat = self._seats[event.seat]
+                if seat.temporary is not None and not self._lift_on_discard:
+                    seat.temporary = None
+                    self._refresh(event.seat, index)
+                drawn = seat.drawn = event.tile.kind
+                if drawn in seat.waits:
+                    self._tsumo = self._chance(state, event.seat, event.tile, True, False)
+                    self._tsumo_index = index
+                    self._unsettled = True
+            case Discard():
+                self._on_discard(index, event, state)
+            case DeclareMeld():
+                self._on_meld(index, event, state)
+            case Win():
+                self._on_win(index, event, state)
+            case RiichiDeclared() | RiichiAccepted():
+                pass  # read off the replay's state (declaring, riichi) where it matters
+            case DoraReveal() | RoundDraw():
+                pass  # they settle a pending chance (above) and change no seat's view
+            case GameStart() | RoundStart() | GameEnd() | Presence():
+                pass  # the replay does not step them
+            case _:
+                assert_never(event)
         if self._changed:  # some seat's view changed
             self._changed = False
             self.timeline[self._round].append((index, self._views()))
@@ -337,26 +342,7 @@ class FuritenTracker:
         seat.drawn = None
         changed = False
         if drawn != kind:  # else the tiles left are the ones the waits were taken of
-            # hand.part_signature and hand.signed_waits, with their tables read here
-            # first: nearly every part is in them, and nearly every hand waits on nothing.
-            parts, signatures, tables = seat.parts, seat.signatures, SIGNATURE_TABLES
-            gone = PART_OF[kind]
-            parts[gone] -= PART_WEIGHT[kind]
-            if drawn is not None:
-                came = PART_OF[drawn]
-                parts[came] += PART_WEIGHT[drawn]
-                if came != gone:
-                    key = parts[came]
-                    sig = tables[came].get(key)
-                    signatures[came] = part_signature(came, key) if sig is None else sig
-            key = parts[gone]
-            sig = tables[gone].get(key)
-            signatures[gone] = part_signature(gone, key) if sig is None else sig
-            ms, ps, ss, hs = signatures
-            if WAIT_SHAPES.get(ms + ps + ss + hs) == 0:
-                found = NO_WAITS
-            else:
-                found = signed_waits(parts, signatures)
+            found = seat.hand.turn(drawn, kind)
             changed = found is not seat.waits and self._set_waits(s, found, state)
         # Most discards change nothing the view is made of and judge nothing.
         if changed or kind in seat.waits or seat.temporary is not None or state.declaring == s:
@@ -391,7 +377,7 @@ class FuritenTracker:
         s, meld = ev.seat, ev.meld
         seat = self._seats[s]
         seat.drawn = None
-        seat.parts, seat.signatures = _keyed(state.hands[s])
+        seat.hand = _keyed(state.hands[s])
         kind = meld.kind
         if kind is MeldKind.CHI or kind is MeldKind.PON:
             # The hand has 3k+2 tiles until the discard that follows; keep the waits.
@@ -401,7 +387,7 @@ class FuritenTracker:
             return
         if kind is MeldKind.DAIMINKAN and self._lift_on_call:
             seat.temporary = None
-        self._set_waits(s, signed_waits(seat.parts, seat.signatures), state)
+        self._set_waits(s, seat.hand.waits(), state)
         self._refresh(s, index)
         if kind is MeldKind.KAKAN:
             tile = meld.added if meld.added is not None else meld.tiles[0]
@@ -608,10 +594,9 @@ class FuritenTracker:
         )
 
 
-def _keyed(hand: list[Tile]) -> tuple[list[int], list[int]]:
-    """The part keys of ``hand`` and their signatures, as a seat keeps them."""
-    parts = tile_parts(hand)
-    return parts, [part_signature(i, key) for i, key in enumerate(parts)]
+def _keyed(hand: list[Tile]) -> KeyedHand:
+    """``hand`` as a seat keeps it."""
+    return KeyedHand(t.kind for t in hand)
 
 
 def _win_tile(chance: _Chance) -> Tile:

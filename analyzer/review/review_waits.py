@@ -1,42 +1,22 @@
-"""Waits for the furiten tracker, from the per-part tables of :mod:`analyzer.hands.hand`.
+"""Waits as the furiten tracker reads them: a seat's waits less what it holds all of.
 
-A hand is kept as its four part keys (:func:`tile_parts`), which a draw or a discard
-updates with one addition, and :func:`analyzer.hands.hand.parts_waits` answers from tables
-filled once per distinct suit, so most discards cost a handful of dict lookups.
+The waits themselves come from :class:`analyzer.hands.hand.KeyedHand`, which answers
+from tables filled once per distinct suit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from analyzer.hands.hand import NO_WAITS, PART_OF, PART_WEIGHT, parts_waits
+from analyzer.hands.hand import NO_WAITS
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile, to_mpsz
 
-__all__ = ["kinds_text", "less_held", "seat_waits", "tile_parts"]
-
-
-def seat_waits(hand: list[Tile], melds: list[Meld]) -> frozenset[int]:
-    """The kinds that complete ``hand`` (3k+1 tiles), less those the seat holds all of.
-
-    Hands that wait on nothing give :data:`analyzer.hands.hand.NO_WAITS` itself.
-    """
-    return less_held(parts_waits(tile_parts(hand)), hand, melds)
-
-
-def tile_parts(tiles: Iterable[Tile]) -> list[int]:
-    """The part keys of ``tiles`` (see :func:`analyzer.hands.hand.parts_waits`)."""
-    parts = [0, 0, 0, 0]
-    for t in tiles:
-        k = t.kind
-        parts[PART_OF[k]] += PART_WEIGHT[k]
-    return parts
+__all__ = ["kinds_text", "less_held"]
 
 
 def less_held(found: frozenset[int], hand: list[Tile], melds: list[Meld]) -> frozenset[int]:
     """``found``, the waits of ``hand``, less the kinds the seat holds all four of.
 
-    :func:`analyzer.hands.hand.parts_waits` already leaves out the ones all in the hand, so
+    :class:`analyzer.hands.hand.KeyedHand` already leaves out the ones all in the hand, so
     only a seat with melds needs counting; empty waits give ``NO_WAITS`` itself.
     """
     if not found or not melds:

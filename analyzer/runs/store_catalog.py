@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.checks.audit import AUDIT_VERSION, FileAudit
-from mjaudit.events import GameLog, RiichiAccepted, RoundDraw, RoundStart, Win
+from mjaudit.events import GameLog
 from mjaudit.findings import JsonValue
 
 __all__ = [
@@ -97,61 +97,35 @@ def game_key(sha256_hex: str) -> int:
 
 
 def game_rows(log: GameLog, audit: FileAudit, sha256_hex: str) -> GameRows:
-    """Per-game, per-hand and per-finding rows, from what the log claims."""
+    """Per-game, per-hand and per-finding rows, from the audit's records: each hand's
+    claims as the log records them, beside what the audit derived."""
     g = game_key(sha256_hex)
     hint = log.start.rules_hint
     players = hint.players
     names = [p.name for p in log.start.players] + [""] * 4
     hands: list[tuple[object, ...]] = []
-    start: RoundStart | None = None
-    hand_no = -1
-    riichi: set[int] = set()
-    wins: list[Win] = []
-    draw: RoundDraw | None = None
-
-    def close() -> None:
-        if start is None:
-            return
-        delta = [0] * players
-        for w in wins:
-            for s, d in enumerate(w.claims.deltas or ()):
-                if s < players:
-                    delta[s] += d
-        if draw is not None:
-            for s, d in enumerate(draw.claims.deltas or ()):
-                if s < players:
-                    delta[s] += d
-        result = "win" if wins else "draw" if draw is not None else None
+    for hand_no, h in enumerate(audit.hands):
         for seat in range(players):
-            won = next((w for w in wins if w.seat == seat), None)
-            dealt_in = any(not w.tsumo and w.from_seat == seat for w in wins)
-            score = start.scores[seat] if seat < len(start.scores) else None
+            won = next((w for w in h.wins if w.seat == seat), None)
+            dealt_in = any(not w.tsumo and w.from_seat == seat for w in h.wins)
             hands.append((
-                g, hand_no, start.label, seat, names[seat], int(seat == start.dealer),
-                score, delta[seat], int(seat in riichi), int(won is not None), int(dealt_in),
-                won.claims.han if won else None, won.claims.fu if won else None,
-                won.claims.points if won else None, result,
+                g, hand_no, h.label, seat, names[seat], int(seat == h.dealer),
+                h.scores_before[seat] if seat < len(h.scores_before) else None,
+                h.deltas[seat] if h.deltas is not None else 0,
+                int(seat in h.riichi), int(won is not None), int(dealt_in),
+                won.han if won else None, won.fu if won else None,
+                won.points if won else None, h.result,
+                h.derived_deltas[seat] if h.derived_deltas is not None else None,
+                won.derived_han if won else None, won.derived_fu if won else None,
+                won.derived_points if won else None,
             ))  # fmt: skip
-
-    for ev in log.events:
-        if isinstance(ev, RoundStart):
-            close()
-            start, hand_no, draw = ev, hand_no + 1, None
-            riichi, wins = set(), []
-        elif isinstance(ev, RiichiAccepted):
-            riichi.add(ev.seat)
-        elif isinstance(ev, Win):
-            wins.append(ev)
-        elif isinstance(ev, RoundDraw):
-            draw = ev
-    close()
     by_sev = {"error": 0, "warning": 0, "info": 0}
     findings: list[tuple[object, ...]] = []
-    for f in audit.findings:
+    for n, f in enumerate(audit.findings):
         by_sev[f.severity.value] += 1
         findings.append((
             g, f.code, f.severity.value, f.round, f.event, f.seat, f.message,
-            _json(f.expected), _json(f.actual), f.source,
+            _json(f.expected), _json(f.actual), f.source, n, f.cause,
         ))  # fmt: skip
     hanchan = None if hint.hanchan is None else int(hint.hanchan)
     game = (

@@ -51,12 +51,14 @@ TABLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("player", "VARCHAR"), ("dealer", "INTEGER"), ("score_before", "INTEGER"),
         ("delta", "INTEGER"), ("riichi", "INTEGER"), ("won", "INTEGER"),
         ("dealt_in", "INTEGER"), ("han", "INTEGER"), ("fu", "INTEGER"), ("points", "INTEGER"),
-        ("result", "VARCHAR"),
+        ("result", "VARCHAR"), ("derived_delta", "INTEGER"), ("derived_han", "INTEGER"),
+        ("derived_fu", "INTEGER"), ("derived_points", "INTEGER"),
     ),
     "findings": (
         ("game", "BIGINT"), ("code", "VARCHAR"), ("severity", "VARCHAR"), ("round", "VARCHAR"),
         ("event", "INTEGER"), ("seat", "INTEGER"), ("message", "VARCHAR"),
         ("expected", "VARCHAR"), ("actual", "VARCHAR"), ("source", "VARCHAR"),
+        ("finding", "INTEGER"), ("cause", "INTEGER"),
     ),
 }  # fmt: skip
 

@@ -231,34 +231,48 @@ def stored_audits(root: str | os.PathLike[str], keys: Collection[str]) -> list[F
     """The audits a store holds for the inputs ``keys`` (those a re-run skipped),
     rebuilt from its ``games`` and ``findings`` tables, in the order of ``keys``.
 
-    What the tables do not keep stays empty: the checks' counts and a finding's
-    ``cause``. An input the store holds no game for is left out.
+    What the tables do not keep stays empty: the checks' counts. The rows asked for
+    are picked in the query, not after it.
     """
     from analyzer.checks.audit import FileAudit
 
     wanted = {k: n for n, k in enumerate(dict.fromkeys(keys))}
     if not wanted:
         return []
+    listed = ", ".join(sp.sql_str(k) for k in wanted)
     _, rows = query(
         root,
         "SELECT i.key, g.game, g.path, g.format, g.game_id, g.rules, g.rounds, g.wins, "
-        "g.draws FROM inputs i JOIN games g ON g.sha256 = i.sha256",
+        f"g.draws FROM inputs i JOIN games g ON g.sha256 = i.sha256 WHERE i.key IN ({listed})",
     )
     heads: dict[str, tuple[object, ...]] = {}
     games: dict[object, list[str]] = {}
     for row in rows:
         key = str(row[0])
-        if key in wanted and key not in heads:
+        if key not in heads:
             heads[key] = row
             games.setdefault(row[1], []).append(key)
     found: dict[object, list[Finding]] = {g: [] for g in games}
-    _, rows = query(
-        root,
-        "SELECT game, code, severity, round, event, seat, message, expected, actual, source "
-        "FROM findings",
-    )
-    for game, code, severity, rnd, event, seat, message, expected, actual, source in rows:
-        if game in found:
+    if games:
+        ids = ", ".join(str(int(str(g))) for g in games)
+        _, rows = query(
+            root,
+            "SELECT game, code, severity, round, event, seat, message, expected, actual, "
+            f"source, cause FROM findings WHERE game IN ({ids}) ORDER BY game, finding",
+        )
+        for (
+            game,
+            code,
+            severity,
+            rnd,
+            event,
+            seat,
+            message,
+            expected,
+            actual,
+            source,
+            cause,
+        ) in rows:
             found[game].append(
                 Finding(
                     str(code),
@@ -270,6 +284,7 @@ def stored_audits(root: str | os.PathLike[str], keys: Collection[str]) -> list[F
                     None if seat is None else int(str(seat)),
                     _stored_value(expected),
                     _stored_value(actual),
+                    cause=None if cause is None else int(str(cause)),
                     source=None if source is None else str(source),
                 )
             )
@@ -280,7 +295,7 @@ def stored_audits(root: str | os.PathLike[str], keys: Collection[str]) -> list[F
         findings = tuple(
             Finding(
                 f.code, f.severity, f.message, name, f.round, f.event, f.seat,
-                f.expected, f.actual, source=f.source,
+                f.expected, f.actual, f.cause, f.source,
             )
             for f in found[game]
         )  # fmt: skip
