@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from typing import Any
 
 from mjaudit.errors import LogFormatError, SourcePos
@@ -96,8 +97,9 @@ class _Fail(Exception):
     """A problem inside one record; the caller adds the file and the position."""
 
 
+@lru_cache(maxsize=4096)  # a record format has a few hundred keys; bounded all the same
 def _snake(key: str) -> str:
-    return _CAMEL.sub(r"_\1", key).lower() if any(c.isupper() for c in key) else key
+    return _CAMEL.sub(r"_\1", key).lower() if not key.islower() else key
 
 
 def _norm(value: Any) -> Any:
@@ -105,6 +107,8 @@ def _norm(value: Any) -> Any:
     if isinstance(value, dict):
         return {_snake(k): _norm(v) for k, v in value.items()}
     if isinstance(value, list):
+        if all(type(v) is int or type(v) is str for v in value):
+            return value  # tiles, scores, ids: nothing to rename
         return [_norm(v) for v in value]
     return value
 

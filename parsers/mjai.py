@@ -126,20 +126,6 @@ class _Reader:
         self.stopped = False
         self.errors: list[tuple[SourcePos, str]] = []
         self.tenhou_archive: bool | None = None  # known at the first start_kyoku
-        # The handlers of the events inside a hand, by type (calls are in _CALLS).
-        self._handlers: dict[str, Callable[[dict[str, Any]], None]] = {
-            "tsumo": self.on_tsumo,
-            "dahai": self.on_dahai,
-            "kakan": self.on_kakan,
-            "ankan": self.on_ankan,
-            "kita": self.on_kita,
-            "nukidora": self.on_kita,
-            "dora": self.on_dora,
-            "reach": self.on_reach,
-            "reach_accepted": self.on_reach_accepted,
-            "hora": self.on_hora,
-            "ryukyoku": self.on_ryukyoku,
-        }
 
     # -- helpers ---------------------------------------------------------------------
     def seat(self, ev: dict[str, Any], key: str) -> int:
@@ -554,14 +540,31 @@ class _Reader:
             )
         else:
             self.need_round(kind)
-            handler = self._handlers.get(kind)
+            handler = _HANDLERS.get(kind)
             if kind in _CALLS:
                 self.on_call(ev, _CALLS[kind])
             elif handler is not None:
-                handler(ev)
+                handler(self, ev)
             else:
                 raise MjaiFail(f"unknown event type {short(kind)}")
             self.last_was_draw = kind == "tsumo"
+
+
+# The handlers of the events inside a hand, by type (calls are in _CALLS): plain
+# functions, so that a reader holds no bound methods of itself (no reference cycle).
+_HANDLERS: dict[str, Callable[[_Reader, dict[str, Any]], None]] = {
+    "tsumo": _Reader.on_tsumo,
+    "dahai": _Reader.on_dahai,
+    "kakan": _Reader.on_kakan,
+    "ankan": _Reader.on_ankan,
+    "kita": _Reader.on_kita,
+    "nukidora": _Reader.on_kita,
+    "dora": _Reader.on_dora,
+    "reach": _Reader.on_reach,
+    "reach_accepted": _Reader.on_reach_accepted,
+    "hora": _Reader.on_hora,
+    "ryukyoku": _Reader.on_ryukyoku,
+}
 
 
 def parse_mjai(data: bytes, path: str) -> GameLog:

@@ -268,9 +268,9 @@ _WINDS = click.Choice(["E", "S", "W", "N"], case_sensitive=False)
 
 
 @cli.command("score")
-@click.argument("hand")
-@click.option("--win", "win_tile", required=True, help="The winning tile, e.g. 8s.")
-@click.option("--ron/--tsumo", "ron", required=True, help="How the hand was won.")
+@click.argument("hand", required=False)
+@click.option("--win", "win_tile", default=None, help="The winning tile, e.g. 8s.")
+@click.option("--ron/--tsumo", "ron", default=None, help="How the hand was won.")
 @click.option(
     "--meld",
     "melds",
@@ -321,10 +321,18 @@ _WINDS = click.Choice(["E", "S", "W", "N"], case_sensitive=False)
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
+@click.option(
+    "--batch",
+    "batch",
+    default=None,
+    metavar="CASES",
+    help="Score every case of a cases file (- for stdin), one answer line each "
+    "(docs/cases.md); the hand and situation come from each case.",
+)
 def score_command(
-    hand: str,
-    win_tile: str,
-    ron: bool,
+    hand: str | None,
+    win_tile: str | None,
+    ron: bool | None,
     melds: tuple[str, ...],
     riichi: bool,
     double_riichi: bool,
@@ -345,11 +353,22 @@ def score_command(
     players: str | None,
     rules: str | None,
     fmt: str,
+    batch: str | None,
 ) -> None:
     """Score one winning hand. HAND is the concealed part including the winning tile.
 
     Example: mjaudit score 234m567p22345678s --win 8s --ron --riichi --dora 1m
+
+    Example: mjaudit score --batch cases.jsonl > answers.jsonl
     """
+    if batch is not None:
+        _score_batch(batch, hand is not None or win_tile is not None or ron is not None)
+    if hand is None:
+        raise click.UsageError("Missing argument 'HAND'.")
+    if win_tile is None:
+        raise click.UsageError("Missing option '--win'.")
+    if ron is None:
+        raise click.UsageError("Missing option '--ron' / '--tsumo'.")
     from analyzer.hands.points import win_receipts
     from analyzer.hands.scoring import NotAWin
     from analyzer.hands.scoring import score as score_hand
@@ -734,6 +753,151 @@ def convert(path: str, to: str, out: str, max_input_size: int) -> None:
         _fail(f"{out}: cannot write: {exc.strerror or exc}")
     except Exception as exc:
         _fail(failure(path, "converting", exc))
+
+
+def _score_batch(cases: str, with_hand: bool) -> NoReturn:
+    """``score --batch``: every case scored, one answer line each; exit 0, 1 when a
+    case is not a win, 2 when a line could not be read (the others are scored)."""
+    from reports.cases import CasesInputError, score_batch
+
+    if with_hand:
+        raise click.UsageError(
+            "--batch reads the hands from the cases: give no HAND, --win or --ron"
+        )
+    try:
+        summary = score_batch(cases, sys.stdout)
+    except CasesInputError as exc:
+        _fail(str(exc))
+    for problem in summary.problems:
+        _complain(problem)
+    sys.stdout.flush()
+    sys.exit(EXIT_BAD_INPUT if summary.problems else EXIT_FINDINGS if summary.not_wins else EXIT_OK)
+
+
+@cli.group("cases")
+def cases_group() -> None:
+    """Real wins as conformance cases for any scorer: export them, check answers.
+
+    Example: mjaudit cases export games/ -o cases.jsonl
+
+    Example: mjaudit cases check cases.jsonl answers.jsonl
+    """
+
+
+@cases_group.command("export")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("-o", "--output", "out", required=True, help="Cases file, JSON lines (- for stdout).")
+@click.option(
+    "--filter",
+    "filters",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Keep only cases with yaku=NAME, limit=NAME, han=N (or han>=N, <=, >, <) or "
+    "rules=NAME; repeat: all must hold.",
+)
+@click.option("--dedupe", is_flag=True, help="Drop cases that repeat a hand and situation.")
+@click.option("--rules", "rules", default="auto", show_default=True)
+@_max_input_option
+def cases_export(
+    paths: tuple[str, ...],
+    out: str,
+    filters: tuple[str, ...],
+    dedupe: bool,
+    rules: str,
+    max_input_size: int,
+) -> None:
+    """Write one case per win of every log in PATHS (files, folders, archives, - for
+    stdin): the hand, its situation and rules, and its result as the log recorded it
+    and as mjaudit recomputed it. Exit 2 when an input could not be read.
+
+    Example: mjaudit cases export games/ -o cases.jsonl --filter 'han>=5' --dedupe
+    """
+    from mjaudit.rules import load_rules
+    from reports.cases import export_cases, parse_filter
+
+    try:
+        tests = [parse_filter(f) for f in filters]
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    if rules != "auto":
+        try:
+            load_rules(rules)
+        except MjauditError as exc:
+            raise _InputError(f"--rules: {exc}") from None
+    try:
+        stream = sys.stdout if out == "-" else open(out, "w", encoding="utf-8")  # noqa: SIM115
+    except OSError as exc:
+        _fail(f"{out}: cannot write: {exc.strerror or exc}")
+    try:
+        summary = export_cases(paths, stream, tests, dedupe, rules, max_input_size)
+    except OSError as exc:
+        _fail(f"{out}: cannot write: {exc.strerror or exc}")
+    finally:
+        if stream is not sys.stdout:
+            stream.close()
+    for message in summary.failed:
+        _complain(message)
+    dropped = [
+        f"{n} {what}"
+        for n, what in ((summary.filtered, "filtered out"), (summary.duplicates, "duplicates"))
+        if n
+    ]
+    click.echo(
+        f"{summary.cases} cases from {summary.games} games"
+        + (f" ({', '.join(dropped)})" if dropped else ""),
+        err=True,
+    )
+    sys.exit(EXIT_BAD_INPUT if summary.failed else EXIT_OK)
+
+
+@cases_group.command("check")
+@click.argument("cases_file", metavar="CASES")
+@click.argument("answers", metavar="ANSWERS")
+@click.option(
+    "--against",
+    type=click.Choice(["expected", "recorded"]),
+    default="expected",
+    show_default=True,
+    help="Compare with mjaudit's recomputed results or with what the logs recorded.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json", "junit"]),
+    default="text",
+    show_default=True,
+)
+@click.option("--all", "every", is_flag=True, help="List every disagreement, not one example.")
+def cases_check(cases_file: str, answers: str, against: str, fmt: str, every: bool) -> None:
+    """Compare a scorer's ANSWERS with the results of CASES, field by field, grouped by
+    kind with a minimal example each. Exit 0: all agree; 1: disagreements; 2: a line
+    or a file could not be read (the other lines are still compared).
+
+    Example: mjaudit cases check cases.jsonl answers.jsonl --format junit
+    """
+    from reports.cases import (
+        CasesInputError,
+        check_answers,
+        render_check_json,
+        render_check_junit,
+        render_check_text,
+    )
+
+    try:
+        check = check_answers(cases_file, answers, against)
+    except CasesInputError as exc:
+        _fail(str(exc))
+    for problem in check.problems:
+        _complain(problem)
+    if fmt == "json":
+        click.echo(render_check_json(check))
+    elif fmt == "junit":
+        click.echo(render_check_junit(check))
+    else:
+        click.echo(render_check_text(check, every))
+    if check.problems:
+        sys.exit(EXIT_BAD_INPUT)
+    sys.exit(EXIT_FINDINGS if check.comparison.disagreements else EXIT_OK)
 
 
 def _tune_gc() -> None:

@@ -8,6 +8,7 @@ groups and charts are ``Markup``.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,7 +29,6 @@ from reports.tiles_svg import group_html
 from reports.views_board import (
     BoardView,
     board_view,
-    compact,
     meld_tokens,
     tile_group,
     wind_of,
@@ -46,6 +46,7 @@ __all__ = [
     "RoundView",
     "WinView",
     "build_game_view",
+    "name_seats",
     "script_json",
 ]
 
@@ -212,10 +213,32 @@ def _claimed_yaku(claims: WinClaims) -> list[str] | None:
 
 def _event_steps(facts: GameFacts) -> dict[int, tuple[int, int]]:
     where: dict[int, tuple[int, int]] = {}
-    for r, frames in enumerate(facts.frames):
-        for k, f in enumerate(frames):
-            where[int(str(f["i"]))] = (r, k)
+    for r, board in enumerate(facts.boards):
+        for k, index in enumerate(board.events):
+            where[index] = (r, k)
     return where
+
+
+_SEAT = re.compile(r"\bseat (\d)\b")
+_SEATS = re.compile(r"\bseats \[([\d, ]*)\]")
+
+
+def name_seats(text: str, names: Sequence[str], players: int) -> str:
+    """A finding's message with the player's name beside each seat it names:
+    ``seat 2`` -> ``Chie (seat 2)``, ``seats [0, 2]`` -> ``seats [0, 2] (Aoi, Chie)``."""
+
+    def one(m: re.Match[str]) -> str:
+        s = int(m.group(1))
+        # A seat without a name is already called "seat N".
+        return f"{names[s]} (seat {s})" if s < players and names[s] != m.group(0) else m.group(0)
+
+    def many(m: re.Match[str]) -> str:
+        seats = [int(x) for x in re.findall(r"\d", m.group(1))]
+        if not seats or any(s >= players for s in seats):
+            return m.group(0)
+        return f"{m.group(0)} ({', '.join(names[s] for s in seats)})"
+
+    return _SEAT.sub(one, _SEATS.sub(many, text))
 
 
 def _finding_rows(
@@ -236,7 +259,8 @@ def _finding_rows(
             found = next((k for k, rnd in enumerate(rounds) if rnd.label == f.round), None)
             if found is not None:
                 href, where = f"#r{found}", f.round
-        out.append(FindingRow(f.severity.value, f.code, f.message, where, href, f.source or ""))
+        message = name_seats(f.message, facts.names, facts.players)
+        out.append(FindingRow(f.severity.value, f.code, message, where, href, f.source or ""))
     return tuple(out)
 
 
@@ -351,18 +375,17 @@ def _who(seat: int, dealer: int, facts: GameFacts) -> str:
 def _win_line(w: ScoredWin, dealer: int, facts: GameFacts) -> str:
     rec = w.record
     claims = rec.event.claims
-    players = facts.players
     points = claims.points if claims.points is not None else (w.result.total if w.result else 0)
     yaku = _claimed_yaku(claims)
     if yaku is None and w.result is not None:
         yaku = [str(y.yaku.label) for y in w.result.yaku]
     han = claims.han if claims.han is not None else (w.result.han if w.result else None)
     fu = claims.fu if claims.fu is not None else (w.result.fu if w.result else None)
-    winner = wind_of(rec.seat, dealer, players)
+    winner = _who(rec.seat, dealer, facts)
     if rec.tsumo:
         head = f"Tsumo: {winner}"
     else:
-        head = f"Ron: {winner} ← {wind_of(rec.from_seat, dealer, players)}"
+        head = f"Ron: {winner} ← {_who(rec.from_seat, dealer, facts)}"
     value = f" {fu} fu {han} han" if han and fu and not claims.yakuman else ""
     return f"{head} {points} ({', '.join(yaku or [])}){value}"
 
@@ -421,7 +444,7 @@ def _draw_heading(rnd: RoundReplay, facts: GameFacts) -> str:
         return "Draw: nagashi mangan"
     if tenpai is None:
         return "Draw"
-    names = ", ".join(wind_of(s, dealer, facts.players) for s in tenpai) or "nobody"
+    names = ", ".join(_who(s, dealer, facts) for s in tenpai) or "nobody"
     return f"Draw: tenpai {names}"
 
 
@@ -437,7 +460,11 @@ def _meld_group(tokens: str) -> Markup:
     return tile_group(tokens, "meld")
 
 
-def _compare(w: ScoredWin, players: int) -> tuple[CompareRow, ...]:
+def _compare(
+    w: ScoredWin, players: int, names: Sequence[str] | None = None, dealer: int = 0
+) -> tuple[CompareRow, ...]:
+    """Recorded against recomputed, one row per item; a seat's row names its player
+    (``South Ben``) when ``names`` are given."""
     claims = w.record.event.claims
     result = w.result
     rows: list[CompareRow] = []
@@ -474,7 +501,7 @@ def _compare(w: ScoredWin, players: int) -> tuple[CompareRow, ...]:
     if w.deltas is not None:
         for s in range(players):
             row(
-                f"seat {s}",
+                f"{wind_of(s, dealer, players)} {names[s]}" if names else f"seat {s}",
                 _signed(claims.deltas[s]) if claims.deltas is not None else None,
                 _signed(w.deltas[s]),
             )
@@ -507,7 +534,7 @@ def _win_view(
             fu_parts=(),
             fu_total="",
             payments=(),
-            compare=_compare(w, players),
+            compare=_compare(w, players, facts.names, dealer),
             error=w.error,
             href=href,
         )
@@ -535,7 +562,7 @@ def _win_view(
         fu_parts=tuple((p.reason, str(p.fu)) for p in result.fu_parts),
         fu_total=f"{raw} → {result.fu}" if raw != result.fu else str(result.fu),
         payments=tuple((_who(s, dealer, facts), _signed(deltas[s])) for s in range(players)),
-        compare=_compare(w, players),
+        compare=_compare(w, players, facts.names, dealer),
         error=None,
         href=href,
     )
@@ -587,16 +614,36 @@ def build_game_view(facts: GameFacts, index_href: str | None = None) -> GameView
                 errors_by_round[r] += 1
     rounds = []
     for k, rnd in enumerate(facts.game.rounds):
-        frames = facts.frames[k] if k < len(facts.frames) else ()
+        rb = facts.boards[k] if k < len(facts.boards) else None
+        steps_count = len(rb.captions) if rb is not None else 0
         board = (
-            board_view(frames[-1], len(frames) - 1, len(frames), facts.names, rnd.start.dealer)
-            if frames
+            board_view(
+                rb.final,
+                rb.captions[-1],
+                steps_count - 1,
+                steps_count,
+                facts.names,
+                rnd.start.dealer,
+            )
+            if rb is not None
             else None
         )
         own = tuple(
-            row
+            (f, row)
             for f, row in zip(facts.findings, findings, strict=True)
             if f.event is not None and _round_of(facts.game.rounds, f.event) == k
+        )
+        # A finding about a step is a note on the board at that step (else at the deal).
+        notes: list[list[object]] = sorted(
+            (
+                [
+                    steps[f.event][1] if f.event in steps else 0,
+                    row.severity,
+                    f"{row.code}: {row.message}",
+                ]
+                for f, row in own
+            ),
+            key=lambda n: int(str(n[0])),
         )
         dora = [t for t in rnd.dora_indicators if t is not None]
         rounds.append(
@@ -609,16 +656,14 @@ def build_game_view(facts: GameFacts, index_href: str | None = None) -> GameView
                 ura=_ura(rnd),
                 wins=tuple(_win_view(w, rnd, k, facts, steps) for w in facts.wins[k]),
                 draw=_draw_view(rnd, facts) if rnd.draw is not None else None,
-                findings=own,
+                findings=tuple(row for _, row in own),
                 board=board,
                 data=script_json(
-                    {
-                        "dealer": rnd.start.dealer,
-                        "frames": compact(frames),
-                        "label": rnd.label,
-                    }
-                ),
-                moves=tuple(str(f["c"]) for f in frames),
+                    {**rb.data(), "names": list(facts.names[:players]), "notes": notes}
+                )
+                if rb is not None
+                else Markup(""),
+                moves=rb.captions if rb is not None else (),
                 complete=rnd.complete,
             )
         )
@@ -632,7 +677,7 @@ def build_game_view(facts: GameFacts, index_href: str | None = None) -> GameView
         badges=_badges(facts),
         findings=findings,
         chart=_score_chart(facts),
-        seat_names=tuple(_who(s, log.start.first_dealer, facts) for s in range(players)),
+        seat_names=facts.names[:players],
         rounds_table=_round_rows(facts, errors_by_round),
         rounds=tuple(rounds),
         furiten_known=facts.furiten_known,

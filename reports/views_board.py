@@ -1,24 +1,49 @@
-"""The step-through board: one compact frame per event of a round.
+"""The step-through board: a round's start and one small change per event.
 
-A :class:`FrameRecorder` follows the replay (it is a ``ReplayObserver``) and writes
-down, after every event, what the board shows: the hands, melds, ponds, dora
-indicators, scores, riichi, and the waits and furiten state of each seat. Frames
-are plain strings of mpsz tokens so that a long game stays small; the page's
-script turns them into tiles, and :func:`board_view` turns the last one into the
-static board shown without script.
+A :class:`BoardRecorder` follows the audit's replay (it is a ``ReplayObserver``).
+For each round it writes down the board at the deal (:class:`BoardState`) and,
+for every later event, a *step*: a short string of operations that turn the board
+before the event into the board after it. The page's script (templates/report.js)
+replays the steps; :meth:`BoardState.apply` is the same replay in Python, which
+gives the board shown without script (the round's last step) and the tests.
 
-Token grammar (also read by templates/report.js):
-- a hand: ``1m2m3m0p...``; a pond tile may carry flags ``t`` (tsumogiri),
-  ``r`` (riichi tile, turned), ``c`` (called away);
-- a meld: tiles with ``^`` after the called (turned) tile and ``b`` for a tile
-  shown face down (the ends of a concealed kan).
+Every operation names its seat and tiles, so a later view from one seat can hide
+what that seat cannot see (the other hands, their draws) from the same data. Notes
+are attached to steps: ``RoundBoard.events`` maps each step to its event's index
+in the log, and the page's round data carries ``notes`` as ``[step, kind, text]``
+(reports/views.py puts each finding there; a per-turn note keyed by event index
+goes to the same list), which the board shows at that step and the keys n/p visit.
+
+Tile tokens (also read by templates/report.js): a tile is ``5m``, ``0p`` (a red
+five), ``7z``; a pond tile may carry flags ``t`` (tsumogiri), ``r`` (riichi tile,
+turned), ``c`` (called away); a meld carries ``^`` after a called (turned) tile
+and ``b`` after a tile shown face down (the ends of a concealed kan, or a dora
+indicator the rules owe and the log has not turned). Groups are tokens one after
+another: ``2s5s``, never the short ``25s`` (one token per tile).
+
+A step is its active seat (``0``..``3``, or ``-``) followed by operations joined
+by spaces; ``S`` is a seat digit, ``T`` tokens:
+
+====================  =====================================================
+``dST``               seat S draws tile T (shown apart); the wall gets one less
+``xST``               seat S discards T (with its flags): the drawn tile joins
+                      the hand, T leaves it and goes to the pond
+``cS``                seat S's last discard is called away
+``hST``               seat S's concealed hand is T (no drawn tile apart)
+``MST,T``             seat S's melds, comma-separated (none: empty)
+``DT``                the dora indicators shown
+``lN`` / ``kN``       tiles left in the live wall / riichi sticks on the table
+``sSN``               seat S's score is N
+``RS1`` / ``RS0``     seat S is / is not in riichi (declared or accepted)
+``wST``               seat S's waits (none: empty)
+``fSC``               seat S's furiten cause (none: empty)
+====================  =====================================================
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from markupsafe import Markup
 
@@ -40,15 +65,18 @@ from mjaudit.tiles import Tile, to_mpsz
 from reports.tiles_svg import group_html
 
 __all__ = [
+    "BoardRecorder",
+    "BoardState",
     "BoardView",
-    "Frame",
-    "FrameRecorder",
+    "RoundBoard",
     "SeatBoard",
     "SeatState",
     "board_view",
-    "compact",
+    "dora_shown",
     "meld_tokens",
+    "split_tokens",
     "tile_group",
+    "tokens",
     "wind_of",
 ]
 
@@ -56,6 +84,7 @@ WINDS = ("East", "South", "West", "North")
 
 
 def wind_of(seat: int, dealer: int, players: int) -> str:
+    """The seat's wind in the hand that ``dealer`` deals."""
     return WINDS[(seat - dealer) % players]
 
 
@@ -63,12 +92,39 @@ def wind_of(seat: int, dealer: int, players: int) -> str:
 class SeatState:
     """What the furiten display needs for one seat at one step."""
 
-    waits: str  # mpsz, "" when not tenpai
+    waits: str  # tokens ("2s5s"), "" when not tenpai
     furiten: str | None  # the cause when furiten, "" when not, None when unknown
 
 
-Frame = dict[str, object]
 SeatStates = Callable[[int, int, RoundState], tuple[SeatState, ...] | None]
+_CALLS = (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN)
+
+
+# Tiles are interned values: their tokens and sort keys are looked up, not rebuilt
+# at each of a game's two thousand steps.
+_ALL = (*(Tile(k) for k in range(34)), Tile("0m"), Tile("0p"), Tile("0s"))
+_NAME: dict[Tile, str] = {t: str(t) for t in _ALL}
+_KEY: dict[str, tuple[int, bool]] = {str(t): (t.kind, not t.red) for t in _ALL}
+
+
+def tokens(tiles: Sequence[Tile]) -> str:
+    """Tiles as tokens, one per tile, in the order given: ``2s5s``."""
+    return "".join([_NAME[t] for t in tiles])
+
+
+def split_tokens(text: str) -> list[str]:
+    """``"1m0p5sb"`` -> ``["1m", "0p", "5sb"]``: each tile with its flags."""
+    out: list[str] = []
+    for ch in text:
+        if ch.isdigit() or not out:
+            out.append(ch)
+        else:
+            out[-1] += ch
+    return out
+
+
+def _sorted_tokens(hand: Sequence[Tile]) -> str:
+    return tokens(sorted(hand, key=lambda t: (t.kind, not t.red)))
 
 
 def meld_tokens(meld: Meld, seat: int) -> str:
@@ -88,153 +144,351 @@ def meld_tokens(meld: Meld, seat: int) -> str:
     rest.sort(key=lambda t: (t.kind, not t.red))
     relative = (meld.from_seat - seat) % 4
     at = {3: 0, 2: 1, 1: len(rest)}.get(relative, 0)
-    tokens = [str(t) for t in rest]
-    tokens.insert(at, f"{meld.called}^{extra}")
-    return "".join(tokens)
-
-
-def _pond(state: RoundState, seat: int) -> str:
-    out = []
-    for p in state.pond(seat):
-        flags = ("t" if p.tsumogiri else "") + ("r" if p.riichi else "") + ("c" if p.called else "")
-        out.append(f"{p.tile}{flags}")
+    out = [str(t) for t in rest]
+    out.insert(at, f"{meld.called}^{extra}")
     return "".join(out)
 
 
-def _hand(tiles: Sequence[Tile]) -> str:
-    return "".join(str(t) for t in sorted(tiles, key=lambda t: (t.kind, not t.red)))
+def dora_shown(state: RoundState) -> str:
+    """The dora indicators face up on the table: those in force (a face-down tile
+    where the rules owe one the log has not turned), then those the log has turned
+    that the rules have not placed yet (just turned, or turned early). A kan's
+    indicator thus shows at the step the log turns it."""
+    clock = state.clock
+    shown = "".join([_NAME[t] if t is not None else "1zb" for t in clock.dora])
+    if clock.early or clock.gap:
+        shown += "".join([_NAME[r.indicator] for r in (*clock.early, *clock.gap)])
+    return shown
 
 
-def _caption(ev: Event, names: Sequence[str], state: RoundState) -> str:
-    players = state.players
-    dealer = state.start.dealer
-
-    def who(seat: int) -> str:
-        return f"{wind_of(seat, dealer, players)} {names[seat]}"
-
+def _caption(ev: Event, who: Sequence[str]) -> str:
+    """What happened at a step; ``who[s]`` is seat s's wind in the hand and name."""
     match ev:
         case DrawTile():
-            return f"{who(ev.seat)} draws {ev.tile}"
+            return f"{who[ev.seat]} draws {_NAME[ev.tile]}"
         case Discard():
-            return f"{who(ev.seat)} discards {ev.tile}" + (" (tsumogiri)" if ev.tsumogiri else "")
+            tsumogiri = " (tsumogiri)" if ev.tsumogiri else ""
+            return f"{who[ev.seat]} discards {_NAME[ev.tile]}{tsumogiri}"
         case DeclareMeld():
-            return f"{who(ev.seat)} calls {ev.meld.kind.value} {to_mpsz(ev.meld.tiles)}"
+            return f"{who[ev.seat]} calls {ev.meld.kind.value} {to_mpsz(ev.meld.tiles)}"
         case DoraReveal():
             return f"new dora indicator {ev.indicator}"
         case RiichiDeclared():
-            return f"{who(ev.seat)} declares riichi"
+            return f"{who[ev.seat]} declares riichi"
         case RiichiAccepted():
-            return f"{who(ev.seat)}'s riichi stick is paid"
+            return f"{who[ev.seat]}'s riichi stick is paid"
         case Win():
             if ev.tsumo:
-                return f"{who(ev.seat)} wins by tsumo"
-            return f"{who(ev.seat)} wins by ron on {who(ev.from_seat)}"
+                return f"{who[ev.seat]} wins by tsumo"
+            return f"{who[ev.seat]} wins by ron on {who[ev.from_seat]}"
         case RoundDraw():
             return f"draw: {ev.reason.value}"
         case _:
             return type(ev).__name__
 
 
-class FrameRecorder:
-    """Records one frame per replay step for every round (a ``ReplayObserver``).
+@dataclass(slots=True)
+class BoardState:
+    """What the board shows at one step (mutable: steps are applied to it).
+
+    Hands, melds and ponds are token lists; ``furiten`` is None where unknown.
+    """
+
+    hands: list[list[str]]
+    drawn: list[str]
+    melds: list[list[str]]
+    ponds: list[list[str]]
+    dora: str
+    left: int
+    scores: list[int]
+    sticks: int
+    riichi: list[int]
+    waits: list[str]
+    furiten: list[str | None]
+    active: int = -1
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    def start_data(self) -> dict[str, object]:
+        """The deal as the page's script reads it (the round's ``start``)."""
+        return {
+            "h": ["".join(h) for h in self.hands],
+            "d": self.dora,
+            "l": self.left,
+            "s": list(self.scores),
+            "k": self.sticks,
+            "r": list(self.riichi),
+            "w": list(self.waits),
+            "f": list(self.furiten),
+        }
+
+    def copy(self) -> BoardState:
+        return BoardState(
+            [list(h) for h in self.hands],
+            list(self.drawn),
+            [list(m) for m in self.melds],
+            [list(p) for p in self.ponds],
+            self.dora,
+            self.left,
+            list(self.scores),
+            self.sticks,
+            list(self.riichi),
+            list(self.waits),
+            list(self.furiten),
+            self.active,
+        )
+
+    def apply(self, step: str) -> None:
+        """Apply one step (see the module's table); templates/report.js does the same."""
+        self.active = -1 if step[0] == "-" else int(step[0])
+        for op in step[1:].split(" "):
+            if op:
+                self.apply_op(op)
+
+    def apply_op(self, op: str) -> None:
+        """Apply one operation of a step."""
+        code, rest = op[0], op[1:]
+        match code:
+            case "D":
+                self.dora = rest
+                return
+            case "l":
+                self.left = int(rest)
+                return
+            case "k":
+                self.sticks = int(rest)
+                return
+        s, arg = int(rest[0]), rest[1:]
+        match code:
+            case "d":
+                self.drawn[s] = arg
+                self.left -= 1
+            case "x":
+                hand = self.hands[s]
+                if self.drawn[s]:
+                    hand.append(self.drawn[s])
+                    self.drawn[s] = ""
+                hand.remove(arg[:2])
+                hand.sort(key=_KEY.__getitem__)  # by kind, a red five first
+                self.ponds[s].append(arg)
+            case "c":
+                self.ponds[s][-1] += "c"
+            case "h":
+                self.hands[s] = split_tokens(arg)
+                self.drawn[s] = ""
+            case "M":
+                self.melds[s] = arg.split(",") if arg else []
+            case "s":
+                self.scores[s] = int(arg)
+            case "R":
+                self.riichi[s] = int(arg)
+            case "w":
+                self.waits[s] = arg
+            case "f":
+                self.furiten[s] = arg
+            case _:
+                raise ValueError(f"unknown board operation {op!r}")
+
+
+class _RoundRecording:
+    """One round as it is recorded: its deal, its steps and the board so far."""
+
+    __slots__ = ("board", "captions", "events", "start", "steps")
+
+    def __init__(self, start: BoardState, index: int, caption: str) -> None:
+        self.start = start.copy()
+        self.board = start
+        self.steps: list[str] = []
+        self.captions = [caption]
+        self.events = [index]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundBoard:
+    """A round's board: the deal, one step per event, and the board after the last.
+
+    ``events[k]`` is the index in the log of step ``k``'s event (step 0: the
+    round's start) and ``captions[k]`` says what happened at it.
+    """
+
+    start: BoardState
+    steps: tuple[str, ...]
+    captions: tuple[str, ...]
+    events: tuple[int, ...]
+    final: BoardState = field(compare=False)
+
+    def data(self) -> dict[str, object]:
+        return {"start": self.start.start_data(), "steps": list(self.steps)}
+
+
+class BoardRecorder:
+    """Records every round's board as the replay goes (a ``ReplayObserver``).
 
     ``seat_states`` gives the waits and furiten of each seat at a step (from the
-    furiten tracker when it is available); without it waits are computed here and
-    furiten is unknown.
+    furiten tracker when it is available; it should return the same object while
+    nothing changed); without it waits are computed here and furiten is unknown.
     """
 
     def __init__(self, names: Sequence[str], seat_states: SeatStates | None = None) -> None:
         self.names = tuple(names)
         self.seat_states = seat_states
-        self.rounds: list[list[Frame]] = []
+        self._done: list[RoundBoard] = []
+        self._now: _RoundRecording | None = None
+        self._states: tuple[SeatState, ...] | None = None
         self._waits_cache: dict[str, str] = {}
         self._round = -1
+        self._who: tuple[str, ...] = ()
+
+    @property
+    def rounds(self) -> tuple[RoundBoard, ...]:
+        self._finish()
+        return tuple(self._done)
 
     def start_round(self, state: RoundState) -> None:
+        self._finish()
         self._round += 1
-        self.rounds.append([])
+        players = state.players
+        seats = range(players)
         start = state.start
         dealer = start.dealer
-        caption = (
-            f"{start.label}: dealer {wind_of(dealer, dealer, state.players)} "
-            + (self.names[dealer])
+        board = BoardState(
+            hands=[split_tokens(_sorted_tokens(state.hands[s])) for s in seats],
+            drawn=[""] * players,
+            melds=[[] for _ in seats],
+            ponds=[[] for _ in seats],
+            dora=dora_shown(state),
+            left=state.live_remaining,
+            scores=list(state.scores[:players]),
+            sticks=state.sticks,
+            riichi=[0] * players,
+            waits=[""] * players,
+            furiten=[None] * players,
         )
-        self._record(state.event_index, caption, None, state)
+        states = self._seat_states(state.event_index, state)
+        if states is not None:
+            board.waits = [x.waits for x in states]
+            board.furiten = [x.furiten for x in states]
+        else:
+            board.waits = [self._waits(state.hands[s], state.nsets[s]) for s in seats]
+        self._states = states
+        self._who = tuple(
+            f"{wind_of(s, dealer, players)} {self.names[s]}" for s in range(len(self.names))
+        )
+        caption = f"{start.label}: dealer {self._who[dealer]}"
+        self._now = _RoundRecording(board, state.event_index, caption)
 
     def step(self, index: int, event: Event, state: RoundState) -> None:
-        active = getattr(event, "seat", None)
-        self._record(index, _caption(event, self.names, state), active, state, event)
+        now = self._now
+        assert now is not None
+        board = now.board
+        ops: list[str] = []
+        kind = type(event)
+        if kind is DrawTile:
+            assert isinstance(event, DrawTile)
+            ops.append(f"d{event.seat}{_NAME[event.tile]}")
+            active = event.seat
+        elif kind is Discard:
+            assert isinstance(event, Discard)
+            flags = ("t" if event.tsumogiri else "") + (
+                "r" if index in state.riichi_discards else ""
+            )
+            ops.append(f"x{event.seat}{_NAME[event.tile]}{flags}")
+            active = event.seat
+        elif kind is DeclareMeld:
+            assert isinstance(event, DeclareMeld)
+            seat, meld = event.seat, event.meld
+            if meld.kind in _CALLS and meld.from_seat is not None:
+                ops.append(f"c{meld.from_seat}")
+            ops.append(f"h{seat}{_sorted_tokens(state.hands[seat])}")
+            ops.append(f"M{seat}" + ",".join(meld_tokens(m, seat) for m in state.melds[seat]))
+            active = seat
+        else:
+            seat_of = getattr(event, "seat", None)
+            active = seat_of if isinstance(seat_of, int) else -1
+        for op in ops:
+            board.apply_op(op)
+        ops.extend(self._changes(board, index, state, kind is DrawTile))
+        step = ("-" if active < 0 else str(active)) + " ".join(ops)
+        board.active = active
+        now.steps.append(step)
+        now.captions.append(_caption(event, self._who))
+        now.events.append(index)
 
     def end_round(self, state: RoundState) -> None:
-        pass
+        self._finish()
+
+    def _finish(self) -> None:
+        now = self._now
+        if now is None:
+            return
+        self._now = None
+        self._done.append(
+            RoundBoard(
+                now.start, tuple(now.steps), tuple(now.captions), tuple(now.events), now.board
+            )
+        )
+
+    def _changes(self, board: BoardState, index: int, state: RoundState, draw: bool) -> list[str]:
+        """Operations for what changed beside the event's own tiles: the scalar fields
+        (cheap to compare every step), and waits and furiten when they changed."""
+        ops: list[str] = []
+        players = len(board.hands)
+        dora = dora_shown(state)
+        if dora != board.dora:
+            board.dora = dora
+            ops.append(f"D{dora}")
+        if not draw:
+            if state.sticks != board.sticks:
+                board.sticks = state.sticks
+                ops.append(f"k{state.sticks}")
+            scores = state.scores
+            for s in range(players):
+                if scores[s] != board.scores[s]:
+                    board.scores[s] = scores[s]
+                    ops.append(f"s{s}{scores[s]}")
+                r = 1 if state.riichi[s] or state.declaring == s else 0
+                if r != board.riichi[s]:
+                    board.riichi[s] = r
+                    ops.append(f"R{s}{r}")
+        if state.live_remaining != board.left:
+            board.left = state.live_remaining
+            ops.append(f"l{state.live_remaining}")
+        states = self._seat_states(index, state)
+        if states is None:
+            if not draw:
+                for s in range(players):
+                    w = self._waits(state.hands[s], state.nsets[s])
+                    if w != board.waits[s]:
+                        board.waits[s] = w
+                        ops.append(f"w{s}{w}")
+        elif states is not self._states:
+            self._states = states
+            for s in range(players):
+                w, f = states[s].waits, states[s].furiten
+                if w != board.waits[s]:
+                    board.waits[s] = w
+                    ops.append(f"w{s}{w}")
+                if f is not None and f != board.furiten[s]:
+                    board.furiten[s] = f
+                    ops.append(f"f{s}{f}")
+        return ops
+
+    def _seat_states(self, index: int, state: RoundState) -> tuple[SeatState, ...] | None:
+        if self.seat_states is None:
+            return None
+        return self.seat_states(self._round, index, state)
 
     def _waits(self, hand: Sequence[Tile], nsets: int) -> str:
         if len(hand) + 3 * nsets != 13:
             return ""
-        key = _hand(hand)
+        key = _sorted_tokens(hand)
         found = self._waits_cache.get(key)
         if found is None:
-            found = to_mpsz(Tile(k) for k in sorted(waits(counts34(list(hand)))))
+            found = tokens([Tile(k) for k in sorted(waits(counts34(list(hand))))])
             self._waits_cache[key] = found
         return found
-
-    def _record(
-        self,
-        index: int,
-        caption: str,
-        active: int | None,
-        state: RoundState,
-        event: Event | None = None,
-    ) -> None:
-        players = state.players
-        seats = range(players)
-        drawn: list[str] = [""] * players
-        hands: list[str] = []
-        for s in seats:
-            hand = list(state.hands[s])
-            if isinstance(event, DrawTile) and event.seat == s and hand and hand[-1] == event.tile:
-                drawn[s] = str(hand.pop())
-            hands.append(_hand(hand))
-        external = (
-            self.seat_states(self._round, index, state) if self.seat_states is not None else None
-        )
-        if external is not None:
-            wait_text = [external[s].waits for s in seats]
-            furiten: list[str | None] = [external[s].furiten for s in seats]
-        else:
-            wait_text = [self._waits(state.hands[s], state.nsets[s]) for s in seats]
-            furiten = [None] * players
-        frame: Frame = {
-            "i": index,
-            "c": caption,
-            "a": active if active is not None else -1,
-            "h": hands,
-            "n": drawn,
-            "m": [[meld_tokens(m, s) for m in state.melds[s]] for s in seats],
-            "p": [_pond(state, s) for s in seats],
-            "d": "".join(str(t) if t is not None else "1zb" for t in state.dora),
-            "l": state.live_remaining,
-            "s": list(state.scores[:players]),
-            "k": state.sticks,
-            "r": [1 if state.riichi[s] or state.declaring == s else 0 for s in seats],
-            "w": wait_text,
-            "f": furiten,
-        }
-        self.rounds[self._round].append(frame)
-
-
-def compact(frames: Sequence[Frame]) -> list[Frame]:
-    """Each frame keeps only the fields that changed since the one before (the
-    script fills the rest in again); the first frame is whole."""
-    out: list[Frame] = []
-    prev: Frame = {}
-    for f in frames:
-        out.append({k: v for k, v in f.items() if k == "i" or prev.get(k) != v})
-        prev = f
-    return out
-
-
-_TOKEN = re.compile(r"([0-9][mpsz])([trcb^]*)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,12 +520,15 @@ class BoardView:
     seats: tuple[SeatBoard, ...]
 
 
-def tile_group(tokens: str, kind: str) -> Markup:
+def tile_group(text: str, kind: str) -> Markup:
+    """Tokens (with flags) as a tile group; ``kind`` is ``hand``, ``meld`` or ``pond``
+    (a pond and a meld keep their order in the group's mpsz text)."""
     tiles: list[Tile | None] = []
     css: list[str] = []
-    text: list[Tile] = []
-    for tile, flags in _TOKEN.findall(tokens):
-        t = Tile(tile)
+    shown: list[Tile] = []
+    for token in split_tokens(text):
+        t = Tile(token[:2])
+        flags = token[2:]
         tiles.append(None if "b" in flags else t)
         classes = []
         if "t" in flags:
@@ -282,63 +539,40 @@ def tile_group(tokens: str, kind: str) -> Markup:
             classes.append("called")
         css.append(" ".join(classes))
         if "b" not in flags or kind == "meld":
-            text.append(t)
-    mpsz = to_mpsz(text, sort=kind != "pond")
+            shown.append(t)
+    mpsz = to_mpsz(shown, sort=kind == "hand")
     return group_html(tiles, mpsz, css) if tiles else Markup("")
 
 
-def board_view(frame: Frame, step: int, steps: int, names: Sequence[str], dealer: int) -> BoardView:
-    """The static board of one (whole, not compacted) frame."""
-    hands = _strs(frame["h"])
-    players = len(hands)
+def board_view(
+    board: BoardState, caption: str, step: int, steps: int, names: Sequence[str], dealer: int
+) -> BoardView:
+    """The static board of one step."""
+    players = board.players
     seats = []
     for s in range(players):
-        furiten = _opt(frame["f"], s)
         seats.append(
             SeatBoard(
                 seat=s,
                 wind=wind_of(s, dealer, players),
                 name=names[s],
-                score=_ints(frame["s"])[s],
-                riichi=bool(_ints(frame["r"])[s]),
-                active=frame["a"] == s,
-                hand=tile_group(hands[s], "hand"),
-                drawn=tile_group(_strs(frame["n"])[s], "hand"),
-                melds=tuple(tile_group(m, "meld") for m in _meld_lists(frame["m"])[s]),
-                pond=tile_group(_strs(frame["p"])[s], "pond"),
-                waits=tile_group(_strs(frame["w"])[s], "hand")
-                if _strs(frame["w"])[s]
-                else Markup(""),
-                furiten=furiten,
+                score=board.scores[s],
+                riichi=bool(board.riichi[s]),
+                active=board.active == s,
+                hand=tile_group("".join(board.hands[s]), "hand"),
+                drawn=tile_group(board.drawn[s], "hand"),
+                melds=tuple(tile_group(m, "meld") for m in board.melds[s]),
+                pond=tile_group("".join(board.ponds[s]), "pond"),
+                waits=tile_group(board.waits[s], "hand"),
+                furiten=board.furiten[s],
             )
         )
     return BoardView(
-        caption=str(frame["c"]),
+        caption=caption,
         step=step,
         steps=steps,
-        dora=tile_group(str(frame["d"]), "pond"),
-        left=int(str(frame["l"])),
-        sticks=int(str(frame["k"])),
+        dora=tile_group(board.dora, "pond"),
+        left=board.left,
+        sticks=board.sticks,
         seats=tuple(seats),
     )
-
-
-def _strs(value: object) -> list[str]:
-    assert isinstance(value, list)
-    return [str(v) for v in value]
-
-
-def _ints(value: object) -> list[int]:
-    assert isinstance(value, list)
-    return [int(v) for v in value]
-
-
-def _opt(value: object, s: int) -> str | None:
-    assert isinstance(value, list)
-    v = value[s]
-    return None if v is None else str(v)
-
-
-def _meld_lists(value: object) -> list[list[str]]:
-    assert isinstance(value, list)
-    return [[str(m) for m in seat] for seat in value]

@@ -20,8 +20,8 @@ from analyzer.review.furiten import FuritenTracker
 from mjaudit.events import GameLog
 from mjaudit.findings import Finding
 from mjaudit.rules import Ruleset
-from mjaudit.tiles import Tile, to_mpsz
-from reports.views_board import Frame, FrameRecorder, SeatState
+from mjaudit.tiles import Tile
+from reports.views_board import BoardRecorder, RoundBoard, SeatState, tokens
 
 __all__ = ["GameFacts", "ScoredWin", "collect_game"]
 
@@ -38,7 +38,7 @@ class GameFacts:
     audit: FileAudit
     game: GameReplay
     findings: tuple[Finding, ...]
-    frames: tuple[tuple[Frame, ...], ...]
+    boards: tuple[RoundBoard, ...]
     wins: tuple[tuple[ScoredWin, ...], ...]
     final: FinalResult | None
     final_scores: tuple[int, ...] | None
@@ -67,29 +67,33 @@ class GameFacts:
 
 
 class _TimelineStates:
-    """Seat states from the furiten tracker's timeline: the last change at or before
-    each event."""
+    """Seat states from the furiten tracker's timeline. The tracker watches the replay
+    just before the board recorder, so its last entry is the state at this step; the
+    same tuple is returned while that entry stands (the recorder compares nothing then)."""
 
     def __init__(self, tracker: FuritenTracker, players: int) -> None:
         self.tracker = tracker
         self.players = players
+        self._entry: object = None
+        self._states: tuple[SeatState, ...] = tuple(SeatState("", "") for _ in range(players))
 
     def __call__(self, round_no: int, index: int, state: RoundState) -> tuple[SeatState, ...]:
-        timeline = self.tracker.timeline.get(round_no, [])
-        current = None
-        for ev_index, views in timeline:
-            if ev_index > index:
-                break
-            current = views
-        if current is None:
-            return tuple(SeatState("", "") for _ in range(self.players))
+        timeline = self.tracker.timeline.get(round_no)
+        if not timeline:
+            return self._states
+        entry = timeline[-1]
+        if entry is self._entry:
+            return self._states
+        self._entry = entry
+        views = entry[1]
         out = []
         for s in range(self.players):
-            v = current[s]
-            waits = to_mpsz(Tile(k) for k in sorted(v.waits)) if v.tenpai else ""
+            v = views[s]
+            waits = tokens([Tile(k) for k in sorted(v.waits)]) if v.tenpai else ""
             cause = (v.cause or "furiten") if v.furiten else ""
             out.append(SeatState(waits, cause))
-        return tuple(out)
+        self._states = tuple(out)
+        return self._states
 
 
 def _names(log: GameLog) -> tuple[str, ...]:
@@ -104,7 +108,7 @@ def collect_game(log: GameLog, rules: Ruleset) -> GameFacts:
     tracker = FuritenTracker(rules, log.path, review=True)
     # The tracker goes first: the recorder reads its timeline at the same step. Both
     # watch the audit's own replay; the wins are shown as the audit scored them.
-    recorder = FrameRecorder(names, _TimelineStates(tracker, rules.players))
+    recorder = BoardRecorder(names, _TimelineStates(tracker, rules.players))
     audit = audit_log(log, rules, keep_replay=True, tracker=tracker, observers=[recorder])
     game = audit.replay
     assert game is not None  # keep_replay
@@ -125,7 +129,7 @@ def collect_game(log: GameLog, rules: Ruleset) -> GameFacts:
         audit=audit,
         game=game,
         findings=findings,
-        frames=tuple(tuple(r) for r in recorder.rounds),
+        boards=recorder.rounds,
         wins=wins,
         final=final,
         final_scores=tuple(final_scores[: rules.players]) if final_scores is not None else None,

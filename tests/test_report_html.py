@@ -21,9 +21,9 @@ from parsers import load
 from reports.cli import main
 from reports.html import render_game, render_game_file, write_report
 from reports.tiles_svg import FACE_IDS, sprite
-from reports.views import build_game_view, script_json
-from reports.views_board import meld_tokens
-from reports.views_facts import collect_game
+from reports.views import GameView, build_game_view, name_seats, script_json
+from reports.views_board import meld_tokens, wind_of
+from reports.views_facts import GameFacts, collect_game
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_logs"
@@ -209,3 +209,67 @@ def test_mahjong_soul_report_shows_names_ranks_and_room(
     assert meta is not None and meta.group(1).endswith(f" · {room}")
     # Three seats in a 3-player game: the empty fourth seat is no player.
     assert _player_rows(html) == rows
+
+
+# -- one wind convention, the player's name beside every seat -------------------------
+def _facts_and_view(path: Path) -> tuple[GameFacts, GameView]:
+    log = load(str(path))
+    facts = collect_game(log, resolve_rules(log, "auto"))
+    return facts, build_game_view(facts)
+
+
+def _name_and_view_paths() -> list[Path]:
+    longest = (
+        ROOT.parent / "shared" / "corpus" / "tenhou-xml" / ("2022060108gm-00a9-0000-3bded557.xml")
+    )
+    return [SAMPLES / "clean_game.xml", SAMPLES / "kans.xml", *([longest] * longest.exists())]
+
+
+@pytest.mark.parametrize("path", _name_and_view_paths(), ids=lambda p: p.name)
+def test_a_result_names_its_seats_and_sits_under_their_columns(path: Path) -> None:
+    facts, view = _facts_and_view(path)
+    names = facts.names
+    assert view.seat_names == names[: facts.players]  # the columns are the players
+    for k, rnd in enumerate(facts.game.rounds):
+        row = view.rounds_table[k]
+        dealer = rnd.start.dealer
+        for w, line in zip(facts.wins[k], row.results, strict=False):
+            rec = w.record
+            winner = f"{wind_of(rec.seat, dealer, facts.players)} {names[rec.seat]}"
+            if rec.tsumo:
+                assert line.startswith(f"Tsumo: {winner} ")
+            else:
+                loser = f"{wind_of(rec.from_seat, dealer, facts.players)} {names[rec.from_seat]}"
+                assert line.startswith(f"Ron: {winner} ← {loser} ")
+            if len(facts.wins[k]) == 1:
+                # The winner's gain sits in the winner's own column.
+                assert row.deltas[rec.seat].startswith("+"), (row.label, line, row.deltas)
+                if not rec.tsumo:
+                    assert row.deltas[rec.from_seat].startswith("-")
+
+
+@pytest.mark.parametrize("path", _name_and_view_paths(), ids=lambda p: p.name)
+def test_findings_and_comparisons_name_the_player(path: Path) -> None:
+    facts, view = _facts_and_view(path)
+    names = facts.names
+    for row in view.findings:
+        for m in re.finditer(r"seat (\d)", row.message):
+            s = int(m.group(1))
+            assert row.message[: m.start()].endswith(f"{names[s]} ("), row.message
+    for rnd in view.rounds:
+        for win in rnd.wins:
+            assert not any(c.item.startswith("seat ") for c in win.compare)
+            seats = [c.item for c in win.compare if c.item.split(" ", 1)[-1] in names]
+            assert len(seats) == facts.players
+
+
+def test_name_seats_puts_names_beside_seats() -> None:
+    names = ("Aoi", "Ben", "<b>", "Dmitri")
+    assert name_seats("seat 2 rons seat 0", names, 4) == "<b> (seat 2) rons Aoi (seat 0)"
+    assert name_seats("the log shows seats [0, 2] tenpai", names, 4) == (
+        "the log shows seats [0, 2] (Aoi, <b>) tenpai"
+    )
+    assert name_seats("seat 1 wins", ("Aoi", "seat 1", "C", "D"), 4) == "seat 1 wins"
+    assert name_seats("seat 3 plays in a 3-player game", names, 3) == (
+        "seat 3 plays in a 3-player game"
+    )

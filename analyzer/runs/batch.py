@@ -27,7 +27,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain, islice
 from pathlib import Path
 from types import FrameType
@@ -222,6 +222,10 @@ def _audit_one(loc: Locator, opts: BatchOptions) -> Outcome:
         msg = failure(loc.name, step, exc)
         return Outcome(_record(loc, "error", sha, msg), FileAudit(loc.name, error=msg))
     rows = game_rows(log, audit, sha) if opts.store is not None else None
+    # The store's rows are made from the per-hand records; a batch's outputs read the
+    # findings and counts only, so the records go here and a run's memory does not
+    # grow with them.
+    audit = replace(audit, hands=())
     return Outcome(InputRecord(loc.key, loc.name, sha, "ok", None, rows), audit)
 
 

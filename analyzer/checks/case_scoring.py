@@ -1,0 +1,353 @@
+"""Scoring a conformance case with mjaudit's own scorer, as any other scorer would.
+
+A case (``mjaudit.cases/1``, docs/cases.md) is read back into tiles, melds, a
+:class:`~mjaudit.hands.WinContext` and a :class:`~mjaudit.rules.Ruleset`, then scored
+and settled by the same functions the audit uses. A case that cannot be read is a
+:class:`CaseError` naming the field; the caller adds the file and line.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from analyzer.checks.audit_wins import expected_pao
+from analyzer.checks.cases import CASE_SCHEMA, SCORING_RULES, WINDS, result_doc
+from analyzer.engine.state import WinRecord
+from analyzer.hands.points import base_points, hand_payments, settle_win
+from analyzer.hands.scoring import NotAWin, score
+from mjaudit.errors import MjauditError, SourcePos
+from mjaudit.events import Win
+from mjaudit.findings import JsonValue
+from mjaudit.hands import HandResult, WinContext, check_tile_set
+from mjaudit.melds import Meld, MeldKind
+from mjaudit.rules import RulesError, Ruleset, override, preset
+from mjaudit.tiles import Tile, tiles
+
+__all__ = ["CaseError", "ScoredCase", "read_case", "score_case"]
+
+Doc = dict[str, JsonValue]
+
+_FLAGS = (
+    "riichi",
+    "double_riichi",
+    "ippatsu",
+    "rinshan",
+    "chankan",
+    "haitei",
+    "houtei",
+    "tenhou",
+    "chiihou",
+    "renhou",
+)
+_NOWHERE = SourcePos("<case>", 0, "", "case")
+
+
+class CaseError(MjauditError):
+    """A case that does not follow the schema: what is wrong, naming the field."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredCase:
+    """A case read back: the winner's record (as the replay would have made it) and
+    the rules; ``ura_han`` are ura han given as a number where the log showed no
+    indicators."""
+
+    case_id: str
+    record: WinRecord
+    rules: Ruleset
+    takes_counters: bool
+    ura_han: int
+
+
+def _field(doc: Mapping[str, JsonValue], key: str, kind: type, where: str) -> JsonValue:
+    if key not in doc:
+        raise CaseError(f"{where}{key}: missing")
+    value = doc[key]
+    if type(value) is kind:  # what JSON decoding makes: the common case, at once
+        return value
+    # bool is an int to Python, not to a schema.
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise CaseError(f"{where}{key}: expected {_KIND_NAMES[kind]}, not {json.dumps(value)}")
+    return value
+
+
+_KIND_NAMES: dict[type, str] = {
+    str: "a string",
+    int: "an integer",
+    bool: "true or false",
+    list: "a list",
+    dict: "an object",
+}
+
+
+def _object(doc: Mapping[str, JsonValue], key: str, where: str = "") -> dict[str, JsonValue]:
+    value = _field(doc, key, dict, where)
+    assert isinstance(value, dict)
+    return value
+
+
+def _int(
+    doc: Mapping[str, JsonValue], key: str, where: str, low: int = 0, high: int = 10**6
+) -> int:
+    value = _field(doc, key, int, where)
+    assert isinstance(value, int)
+    if not low <= value <= high:
+        raise CaseError(f"{where}{key}: {value} is not in {low}..{high}")
+    return value
+
+
+def _bool(doc: Mapping[str, JsonValue], key: str, where: str) -> bool:
+    return bool(_field(doc, key, bool, where))
+
+
+# Every tile by its own mpsz text (``0m`` a red five): a case's tiles are read by
+# looking them up, and only text that is not found goes through the parser, for
+# its message.
+_BY_TEXT: dict[str, Tile] = {
+    f"{d}{suit}": t
+    for suit, top in (("m", 9), ("p", 9), ("s", 9), ("z", 7))
+    for d in range(0 if suit != "z" else 1, top + 1)
+    for t in tiles(f"{d}{suit}")
+}
+
+
+_GROUPS = re.compile(r"([0-9]+)([mpsz])")
+
+
+def _quick_tiles(text: str) -> tuple[Tile, ...] | None:
+    """The tiles of well-formed compact mpsz, looked up group by group; None for
+    anything else (the parser then says what is wrong)."""
+    groups = _GROUPS.findall(text)
+    if sum(len(digits) + 1 for digits, _ in groups) != len(text):
+        return None
+    try:
+        return tuple(_BY_TEXT[d + suit] for digits, suit in groups for d in digits)
+    except KeyError:
+        return None
+
+
+def _tiles(text: JsonValue, where: str) -> tuple[Tile, ...]:
+    if not isinstance(text, str):
+        raise CaseError(f"{where}: expected an mpsz string, not {json.dumps(text)}")
+    quick = _quick_tiles(text)
+    if quick is not None:
+        return quick
+    try:
+        return tiles(text)
+    except ValueError as exc:
+        raise CaseError(f"{where}: {exc}") from None
+
+
+def _tile(text: JsonValue, where: str) -> Tile:
+    if isinstance(text, str):
+        tile = _BY_TEXT.get(text)
+        if tile is not None:
+            return tile
+    group = _tiles(text, where)
+    if len(group) != 1:
+        raise CaseError(f"{where}: expected one tile, not {json.dumps(text)}")
+    return group[0]
+
+
+def _indicators(value: JsonValue, where: str) -> tuple[Tile, ...]:
+    if not isinstance(value, list):
+        raise CaseError(f"{where}: expected a list of tiles, not {json.dumps(value)}")
+    return tuple(_tile(t, f"{where}[{k}]") for k, t in enumerate(value))
+
+
+def _meld(doc: JsonValue, where: str) -> Meld:
+    if not isinstance(doc, dict):
+        raise CaseError(f"{where}: expected an object, not {json.dumps(doc)}")
+    kind_text = _field(doc, "kind", str, f"{where}.")
+    try:
+        kind = MeldKind(kind_text)
+    except ValueError:
+        known = ", ".join(k.value for k in MeldKind)
+        raise CaseError(f"{where}.kind: {json.dumps(kind_text)} is not one of {known}") from None
+    group = _tiles(_field(doc, "tiles", str, f"{where}."), f"{where}.tiles")
+    size = 1 if kind is MeldKind.KITA else 4 if kind.is_kan else 3
+    if len(group) != size:
+        raise CaseError(f"{where}.tiles: a {kind.value} has {size} tiles, not {len(group)}")
+    called = _tile(doc["called"], f"{where}.called") if "called" in doc else None
+    added = _tile(doc["added"], f"{where}.added") if "added" in doc else None
+    from_seat = _int(doc, "from_seat", f"{where}.", 0, 3) if "from_seat" in doc else None
+    return Meld(kind, group, called, from_seat, added)
+
+
+_last_rules: list[tuple[dict[str, JsonValue], Ruleset]] = []
+
+
+def _case_rules(doc: dict[str, JsonValue]) -> Ruleset:
+    """The ruleset of a case's ``rules``; the cases of a file share a few, so the last
+    one is kept and compared first (a dict comparison is cheaper than any key)."""
+    if _last_rules and _last_rules[0][0] == doc:
+        return _last_rules[0][1]
+    rules = _rules(json.dumps(doc, sort_keys=True))
+    _last_rules[:] = [(doc, rules)]
+    return rules
+
+
+@lru_cache(maxsize=64)
+def _rules(text: str) -> Ruleset:
+    doc = json.loads(text)
+    players = doc.get("players", 4)
+    base = preset("tenhou-sanma" if players == 3 else "tenhou")
+    values = {k: doc[k] for k in SCORING_RULES if k in doc}
+    try:
+        rules = override(base, values, "rules")
+    except RulesError as exc:
+        raise CaseError(str(exc)) from None
+    name = doc.get("name")
+    return replace(rules, name=name) if isinstance(name, str) else rules
+
+
+_WIND_INDEX = {w: k for k, w in enumerate(WINDS)}
+
+
+def _wind(text: JsonValue) -> int | None:
+    return _WIND_INDEX.get(text) if isinstance(text, str) else None
+
+
+_INTS = ("seat", "from_seat", "dealer", "honba", "riichi_sticks")
+
+
+def _ints(s: dict[str, JsonValue], w: str, last: int) -> list[int]:
+    """The seats (0..last) and counters (0..10**6) of a situation, checked together;
+    the first wrong one is named."""
+    values = [s.get(key) for key in _INTS]
+    if all(type(v) is int for v in values):
+        seat, from_seat, dealer, honba, sticks = values
+        if (
+            0 <= seat <= last  # type: ignore[operator]
+            and 0 <= from_seat <= last  # type: ignore[operator]
+            and 0 <= dealer <= last  # type: ignore[operator]
+            and 0 <= honba <= 10**6  # type: ignore[operator]
+            and 0 <= sticks <= 10**6  # type: ignore[operator]
+        ):
+            return values  # type: ignore[return-value]
+    return [_int(s, key, w, 0, last if k < 3 else 10**6) for k, key in enumerate(_INTS)]
+
+
+def _flags(s: dict[str, JsonValue], w: str) -> dict[str, bool]:
+    """``tsumo`` and the situation's flags, checked together; the first wrong one is named."""
+    flags = {key: s.get(key) for key in _FLAG_KEYS}
+    if all(type(v) is bool for v in flags.values()):
+        return flags  # type: ignore[return-value]
+    return {key: _bool(s, key, w) for key in _FLAG_KEYS}
+
+
+_FLAG_KEYS = ("tsumo", *_FLAGS)
+
+
+def read_case(doc: JsonValue) -> ScoredCase:
+    """A case read back into the scorer's values, or CaseError."""
+    if not isinstance(doc, dict):
+        raise CaseError(f"a case is a JSON object, not {json.dumps(doc)[:40]}")
+    schema = doc.get("schema", CASE_SCHEMA)
+    if schema != CASE_SCHEMA:
+        raise CaseError(f"schema: {json.dumps(schema)}, this reads {CASE_SCHEMA}")
+    case_id = _field(doc, "id", str, "")
+    assert isinstance(case_id, str)
+    rules = _case_rules(_object(doc, "rules"))
+    hand = _object(doc, "hand")
+    concealed = _tiles(_field(hand, "concealed", str, "hand."), "hand.concealed")
+    win_tile = _tile(_field(hand, "win_tile", str, "hand."), "hand.win_tile")
+    melds_doc = _field(hand, "melds", list, "hand.")
+    assert isinstance(melds_doc, list)
+    melds = tuple(_meld(m, f"hand.melds[{k}]") for k, m in enumerate(melds_doc))
+    s = _object(doc, "situation")
+    w = "situation."
+    last = rules.players - 1
+    seat, from_seat, dealer, honba, sticks = _ints(s, w, last)
+    flags = _flags(s, w)
+    tsumo = flags.pop("tsumo")
+    if tsumo != (seat == from_seat):
+        raise CaseError(f"{w}tsumo: {str(tsumo).lower()}, but seat {seat} wins off {from_seat}")
+    winds: list[int] = []
+    for key in ("seat_wind", "round_wind"):
+        wind = _wind(s.get(key))
+        if wind is None:
+            text = _field(s, key, str, w)
+            raise CaseError(f"{w}{key}: expected one of E, S, W, N, not {json.dumps(text)}")
+        winds.append(wind)
+    if (seat - dealer) % rules.players != winds[0]:
+        raise CaseError(
+            f"{w}seat_wind: {WINDS[winds[0]]}, but seat {seat} sits "
+            f"{WINDS[(seat - dealer) % rules.players]} of dealer {dealer}"
+        )
+    ura_value = s.get("ura_indicators", [])
+    ura_han = 0
+    if ura_value is None:
+        ura_han = _int(s, "ura_han", w, 0, 60) if "ura_han" in s else 0
+        ura: tuple[Tile, ...] = ()
+    else:
+        ura = _indicators(ura_value, f"{w}ura_indicators")
+    dora = _indicators(_field(s, "dora_indicators", list, w), f"{w}dora_indicators")
+    kita = _int(s, "kita", w, 0, 4) if "kita" in s else 0
+    # Positional: the fields in WinContext's order (mjaudit/hands.py), the quicker call.
+    ctx = WinContext(
+        tsumo, flags["riichi"], flags["double_riichi"], flags["ippatsu"], flags["rinshan"],
+        flags["chankan"], flags["haitei"], flags["houtei"], flags["tenhou"], flags["chiihou"],
+        flags["renhou"], winds[0], winds[1], dora, ura, honba, sticks, kita, rules.players,
+    )  # fmt: skip
+    last_kan = None
+    if "last_kan" in hand:
+        k = _int(hand, "last_kan", "hand.", 0, max(len(melds) - 1, 0))
+        if k >= len(melds) or not melds[k].kind.is_kan:
+            raise CaseError(f"hand.last_kan: {k} is not the index of a kan in hand.melds")
+        last_kan = melds[k]
+    # Positional, in WinRecord's order (analyzer/engine/state.py).
+    record = WinRecord(
+        0, Win(_NOWHERE, seat, from_seat), seat, from_seat, concealed, win_tile, melds, ctx,
+        dora, dealer, (), sticks, honba, kita, last_kan,
+    )  # fmt: skip
+    try:
+        check_tile_set(concealed, melds, (*ctx.dora_indicators, *ura), rules.players, rules.aka)
+    except ValueError as exc:
+        raise CaseError(f"hand: {exc}") from None
+    takes = _bool(s, "takes_counters", w) if "takes_counters" in s else True
+    return ScoredCase(case_id, record, rules, takes, ura_han)
+
+
+def _with_ura(result: HandResult, ura: int, ctx: WinContext, rules: Ruleset) -> HandResult:
+    """The result with ``ura`` more ura han (given as a number, not by indicators)."""
+    han = result.han + ura
+    base, limit = base_points(han, result.fu, 0, rules)
+    payments, total = hand_payments(base, ctx.is_dealer, ctx.tsumo, ctx.players, rules)
+    return replace(
+        result, han=han, ura=result.ura + ura, base=base, limit=limit, total=total,
+        payments=payments,
+    )  # fmt: skip
+
+
+def score_case(doc: JsonValue) -> Doc:
+    """The answer to one case: ``{"id", "result"}``, or ``{"id", "error", "message"}``
+    for a hand that is not a win. CaseError for a case that cannot be read."""
+    case = read_case(doc)
+    rec = case.record
+    rules = case.rules
+    try:
+        result = score(rec.concealed, rec.win_tile, rec.melds, rec.context, rules)
+    except NotAWin as exc:
+        return {"id": case.case_id, "error": exc.code, "message": exc.message}
+    if case.ura_han and not result.yakuman:
+        result = _with_ura(result, case.ura_han, rec.context, rules)
+    # Only a yakuman makes a player liable (pao).
+    pao = expected_pao(rec, result, rules) if result.yakuman else None
+    deltas = settle_win(
+        result,
+        rec.seat,
+        rec.from_seat,
+        rec.dealer,
+        rec.honba,
+        rec.riichi_sticks,
+        rules,
+        pao_seat=pao,
+        players=rules.players,
+        takes_honba_and_sticks=case.takes_counters,
+    )
+    return {"id": case.case_id, "result": result_doc(result, deltas, pao)}

@@ -1,0 +1,130 @@
+"""Conformance cases: ``score --batch`` against the ``mahjong`` package on the same cases.
+
+    python benchmarks/bench_cases.py [CASES.jsonl] [--repeat R] [--processes]
+
+Without CASES, the cases of the Tenhou corpus (../shared/corpus/tenhou-xml) are
+exported first. Both sides do the same work per case: decode its JSON line, score it
+and write an answer line (mjaudit through ``reports.cases.score_batch``, the package
+through the adapter of docs/examples/mahjong_adapter.py), R times each, interleaved,
+best pass kept. In-process passes are timed in CPU time (``time.process_time``), so
+that other processes sharing the machine do not count. ``--processes`` also times the
+two commands end to end, start-up included (wall-clock time). Then the same without
+the JSON lines (each case already decoded), whose cost is the same for both. Prints
+hands per second for each and the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import io
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from peer_common import CORPUS, ROOT, compile_project
+
+from analyzer.checks.case_scoring import score_case
+from reports.cases import export_cases, score_batch
+
+ADAPTER = ROOT / "docs" / "examples" / "mahjong_adapter.py"
+
+
+def _adapter() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("mahjong_adapter", ADAPTER)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _ours(path: str) -> float:
+    out = io.StringIO()
+    start = time.process_time()
+    summary = score_batch(path, out)
+    elapsed = time.process_time() - start
+    assert not summary.problems, summary.problems[:3]
+    return elapsed
+
+
+def _theirs(path: str, adapter: ModuleType) -> float:
+    out = io.StringIO()
+    start = time.process_time()
+    with open(path, encoding="utf-8") as stream:
+        for line in stream:
+            out.write(json.dumps(adapter.answer(json.loads(line))) + "\n")
+    return time.process_time() - start
+
+
+def _decoded(cases: list[Any], answer: Callable[[Any], object]) -> float:
+    start = time.process_time()
+    for case in cases:
+        answer(case)
+    return time.process_time() - start
+
+
+def _command(argv: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, check=False, stdout=subprocess.DEVNULL, cwd=ROOT)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("cases", nargs="?", default=None)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--processes", action="store_true")
+    args = parser.parse_args()
+    compile_project()
+    tmp = tempfile.TemporaryDirectory()
+    path = args.cases
+    if path is None:
+        path = str(Path(tmp.name) / "cases.jsonl")
+        with open(path, "w", encoding="utf-8") as out:
+            summary = export_cases([str(CORPUS)], out)
+        print(f"exported {summary.cases} cases from {summary.games} games of {CORPUS}")
+    with open(path, encoding="utf-8") as stream:
+        n = sum(1 for line in stream if line.strip())
+    if not n:
+        sys.exit(f"no cases in {path} (is the corpus at {CORPUS}?)")
+    adapter = _adapter()
+    ours: list[float] = []
+    theirs: list[float] = []
+    for _ in range(args.repeat):
+        ours.append(_ours(path))
+        theirs.append(_theirs(path, adapter))
+    a, b = n / min(ours), n / min(theirs)
+    print(f"cases: {n}")
+    print(f"mjaudit score --batch (in process, best of {args.repeat}): {a:8.0f} hands/s")
+    print(f"mahjong + adapter     (in process, best of {args.repeat}): {b:8.0f} hands/s")
+    print(f"ratio mjaudit/mahjong: {a / b:.2f}x")
+    # The same without the JSON lines, which cost both sides the same: each case
+    # already decoded, read into the scorer's values, scored and made an answer.
+    with open(path, encoding="utf-8") as stream:
+        cases = [json.loads(line) for line in stream if line.strip()]
+    ours_d = min(_decoded(cases, score_case) for _ in range(args.repeat))
+    theirs_d = min(_decoded(cases, adapter.answer) for _ in range(args.repeat))
+    print(f"mjaudit, decoded cases: {n / ours_d:8.0f} hands/s")
+    print(f"mahjong, decoded cases: {n / theirs_d:8.0f} hands/s")
+    print(f"ratio mjaudit/mahjong (decoded cases): {theirs_d / ours_d:.2f}x")
+    if args.processes:
+        ours_cmd = [sys.executable, "-m", "mjaudit", "score", "--batch", path]
+        theirs_cmd = [sys.executable, str(ADAPTER), path]
+        c = min(_command(ours_cmd) for _ in range(args.repeat))
+        d = min(_command(theirs_cmd) for _ in range(args.repeat))
+        print(f"mjaudit score --batch (command, start-up included): {n / c:8.0f} hands/s")
+        print(f"mahjong adapter       (command, start-up included): {n / d:8.0f} hands/s")
+        print(f"ratio mjaudit/mahjong (commands): {d / c:.2f}x")
+    tmp.cleanup()
+
+
+if __name__ == "__main__":
+    main()

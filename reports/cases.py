@@ -1,0 +1,427 @@
+"""``mjaudit cases`` and ``score --batch``: conformance cases written, scored and checked.
+
+``export_cases`` writes one case per win the audit derived (analyzer.checks.cases),
+``score_batch`` answers a case file with mjaudit's own scorer
+(analyzer.checks.case_scoring), ``check_answers`` compares a scorer's answers with
+the cases (analyzer.checks.case_compare) and the ``render_*`` functions write the
+result as text, JSON or JUnit. A bad line of a case or answer file is one message
+naming the file and the line; the other lines are still used.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import IO
+
+from analyzer.checks.case_compare import KINDS, Comparison, Disagreement, compare_all, example
+from analyzer.checks.case_scoring import CaseError, score_case
+from analyzer.checks.cases import CASE_SCHEMA, yaku_name
+from mjaudit.errors import MjauditError
+from mjaudit.findings import JsonValue
+from mjaudit.yaku import Yaku
+
+# The audit, the parsers and the containers are imported by export_cases alone:
+# score --batch and cases check start without them.
+
+__all__ = [
+    "CHECK_SCHEMA",
+    "CasesInputError",
+    "CheckResult",
+    "ExportSummary",
+    "check_answers",
+    "export_cases",
+    "parse_filter",
+    "render_check_json",
+    "render_check_junit",
+    "render_check_text",
+    "score_batch",
+]
+
+CHECK_SCHEMA = "mjaudit.cases-check/1"
+Doc = dict[str, JsonValue]
+CaseFilter = Callable[[Doc], bool]
+
+
+class CasesInputError(MjauditError):
+    """A case or answer file that cannot be read at all (missing, a folder, ...)."""
+
+
+# -- reading JSON lines --------------------------------------------------------------
+
+
+def _json_lines(name: str, problems: list[str]) -> Iterator[tuple[int, JsonValue]]:
+    """The JSON value of each non-blank line of ``name`` (``-``: stdin) with its
+    number; a line that is not JSON is a problem ``name (line N): ...`` and skipped."""
+    try:
+        stream: IO[bytes] = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
+    except OSError as exc:
+        raise CasesInputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    try:
+        for number, raw in enumerate(stream, 1):
+            if not raw.strip():
+                continue
+            try:
+                yield number, json.loads(raw)
+            except UnicodeDecodeError:
+                problems.append(f"{name} (line {number}): not UTF-8 text")
+            except json.JSONDecodeError as exc:
+                problems.append(
+                    f"{name} (line {number}): not JSON: {exc.msg} at column {exc.colno}"
+                )
+            except RecursionError:
+                problems.append(f"{name} (line {number}): not JSON: nested too deeply")
+    except OSError as exc:
+        raise CasesInputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+
+
+# -- export -------------------------------------------------------------------------
+
+
+_FILTER = re.compile(r"\s*(yaku|limit|han|rules)\s*(>=|<=|=|>|<)\s*(\S.*?)\s*")
+_OPS: dict[str, Callable[[int, int], bool]] = {
+    "=": lambda a, b: a == b,
+    ">=": lambda a, b: a >= b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    "<": lambda a, b: a < b,
+}
+
+
+# A yaku's label (``seat wind E``) to its schema name (``seat_wind_east``).
+_YAKU_BY_LABEL = {y.label: yaku_name(y) for y in Yaku}
+
+
+def parse_filter(spec: str) -> CaseFilter:
+    """``yaku=pinfu``, ``limit=mangan``, ``han>=5``, ``rules=tenhou-sanma``: a test on a
+    case's expected result or its rules' name; ValueError for anything else."""
+    m = _FILTER.fullmatch(spec)
+    if m is None:
+        raise ValueError(
+            f"--filter {spec!r}: expected yaku=NAME, limit=NAME, han=N (or >=, <=, >, <) "
+            "or rules=NAME"
+        )
+    key, op, value = m[1], m[2], m[3]
+    if key == "han":
+        if not value.isdigit():
+            raise ValueError(f"--filter {spec!r}: han is compared with a number")
+        want, test = int(value), _OPS[op]
+        return lambda case: test(_expected(case).get("han"), want)  # type: ignore[arg-type]
+    if op != "=":
+        raise ValueError(f"--filter {spec!r}: {key} is compared with =")
+    if key == "yaku":
+        name = _YAKU_BY_LABEL.get(value, value.lower().replace(" ", "_"))
+        return lambda case: any(
+            isinstance(y, dict) and y.get("name") == name for y in _list(_expected(case), "yaku")
+        )
+    if key == "limit":
+        return lambda case: _expected(case).get("limit") == value.lower()
+    return lambda case: _object(case, "rules").get("name") == value
+
+
+def _object(doc: Mapping[str, JsonValue], key: str) -> dict[str, JsonValue]:
+    value = doc.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _list(doc: Mapping[str, JsonValue], key: str) -> list[JsonValue]:
+    value = doc.get(key)
+    return value if isinstance(value, list) else []
+
+
+def _expected(case: Doc) -> dict[str, JsonValue]:
+    return _object(case, "expected")
+
+
+def _situation_key(case: Doc) -> str:
+    """What makes two cases the same scoring situation: the hand, the situation and
+    the rules (not where they come from, nor what the log said of them)."""
+    return json.dumps([case["hand"], case["situation"], case["rules"]], sort_keys=True)
+
+
+@dataclass(slots=True)
+class ExportSummary:
+    """What an export read and wrote; ``failed`` holds one message per unreadable input."""
+
+    games: int = 0
+    cases: int = 0
+    filtered: int = 0
+    duplicates: int = 0
+    failed: list[str] = field(default_factory=list)
+
+
+def export_cases(
+    paths: Iterable[str],
+    out: IO[str],
+    filters: Sequence[CaseFilter] = (),
+    dedupe: bool = False,
+    rules: str = "auto",
+    max_input_size: int = 64 * 1024 * 1024,  # parsers.sources.DEFAULT_MAX_INPUT
+) -> ExportSummary:
+    """Audit every log under ``paths`` and write one case per win to ``out``."""
+    from analyzer.checks.audit import audit_log, resolve_rules
+    from analyzer.checks.cases import cases_of
+    from mjaudit.events import Win
+    from parsers.containers import failure, iter_locators, read_locator
+    from parsers.sources import load_bytes
+
+    summary = ExportSummary()
+    seen_situations: set[str] = set()
+    seen_ids: dict[str, int] = {}
+    for loc in iter_locators(paths, max_size=max_input_size):
+        if loc.error:
+            summary.failed.append(loc.error)
+            continue
+        step = "reading"
+        try:
+            data = read_locator(loc, max_input_size)
+            step = "parsing"
+            log = load_bytes(data, loc.name)
+            del data
+            step = "auditing"
+            ruleset = resolve_rules(log, rules)
+            audit = audit_log(log, ruleset, keep_replay=True, review=False)
+            sources = {k: ev.pos.where for k, ev in enumerate(log.events) if isinstance(ev, Win)}
+            found = list(cases_of(audit, ruleset, sources))
+        except Exception as exc:  # one input's failure, named; the others go on
+            summary.failed.append(failure(loc.name, step, exc))
+            continue
+        summary.games += 1
+        for case in found:
+            if not all(keep(case) for keep in filters):
+                summary.filtered += 1
+                continue
+            if dedupe:
+                key = _situation_key(case)
+                if key in seen_situations:
+                    summary.duplicates += 1
+                    continue
+                seen_situations.add(key)
+            case_id = str(case["id"])
+            n = seen_ids.get(case_id, 0) + 1
+            seen_ids[case_id] = n
+            if n > 1:  # the same game read twice (a log and its conversion)
+                case["id"] = f"{case_id}#{n}"
+            out.write(json.dumps(case, ensure_ascii=False) + "\n")
+            summary.cases += 1
+    return summary
+
+
+# -- score --batch ------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class BatchSummary:
+    scored: int = 0
+    not_wins: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def score_batch(name: str, out: IO[str]) -> BatchSummary:
+    """Score every case of file ``name`` (``-``: stdin), one answer line each."""
+    summary = BatchSummary()
+    write = out.write
+    dumps = json.JSONEncoder(ensure_ascii=False).encode
+    for number, doc in _json_lines(name, summary.problems):
+        try:
+            answer = score_case(doc)
+        except CaseError as exc:
+            summary.problems.append(f"{name} (line {number}): {exc}")
+            continue
+        except Exception as exc:  # a bug: this line's problem, named, not the run's
+            said = " ".join(str(exc).splitlines())
+            summary.problems.append(
+                f"{name} (line {number}): internal error while scoring: "
+                f"{type(exc).__name__}: {said}"
+            )
+            continue
+        if "error" in answer:
+            summary.not_wins += 1
+        summary.scored += 1
+        write(dumps(answer) + "\n")
+    return summary
+
+
+# -- cases check --------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class CheckResult:
+    """A check's comparison, the reference it compared with, and the bad lines."""
+
+    comparison: Comparison
+    against: str
+    problems: list[str] = field(default_factory=list)
+
+
+def _weight(case: Mapping[str, JsonValue], reference: Mapping[str, JsonValue]) -> tuple[int, int]:
+    melds = len(_list(_object(case, "hand"), "melds"))
+    han = reference.get("han")
+    return melds, han if isinstance(han, int) else 0
+
+
+def check_answers(cases_path: str, answers_path: str, against: str = "expected") -> CheckResult:
+    """Compare the answers with the cases' ``expected`` (or ``recorded``) results."""
+    problems: list[str] = []
+    cases: list[tuple[str, Mapping[str, JsonValue], tuple[int, int]]] = []
+    ids: set[str] = set()
+    for number, doc in _json_lines(cases_path, problems):
+        where = f"{cases_path} (line {number})"
+        if not isinstance(doc, dict) or not isinstance(doc.get("id"), str):
+            problems.append(f"{where}: a case is a JSON object with a string id")
+            continue
+        case_id = str(doc["id"])
+        reference = doc.get(against)
+        if not isinstance(reference, dict):
+            problems.append(f"{where}: case {case_id} has no {against} object")
+            continue
+        if case_id in ids:
+            problems.append(f"{where}: a second case with the id {case_id}")
+            continue
+        if doc.get("schema", CASE_SCHEMA) != CASE_SCHEMA:
+            problems.append(f"{where}: schema {doc.get('schema')}, this reads {CASE_SCHEMA}")
+            continue
+        ids.add(case_id)
+        cases.append((case_id, reference, _weight(doc, reference)))
+    answers: dict[str, Doc] = {}
+    for number, doc in _json_lines(answers_path, problems):
+        where = f"{answers_path} (line {number})"
+        if not isinstance(doc, dict) or not isinstance(doc.get("id"), str):
+            problems.append(f"{where}: an answer is a JSON object with a string id")
+            continue
+        case_id = str(doc["id"])
+        result = doc.get("result")
+        if isinstance(result, dict):
+            answer = result
+        elif isinstance(doc.get("error"), str):
+            answer = {"error": doc["error"]}
+        else:
+            problems.append(f"{where}: answer {case_id} has neither a result object nor an error")
+            continue
+        if case_id not in ids:
+            problems.append(f"{where}: no case has the id {case_id}")
+            continue
+        if case_id in answers:
+            problems.append(f"{where}: a second answer for {case_id}")
+            continue
+        answers[case_id] = answer
+    return CheckResult(compare_all(cases, answers), against, problems)
+
+
+def _value(value: JsonValue) -> str:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _line(d: Disagreement) -> str:
+    if d.kind == "yaku":
+        return f"{d.case_id}: the answer lacks {_value(d.expected)}, has {_value(d.actual)} more"
+    if d.kind == "missing":
+        return f"{d.case_id}: no answer (expected {d.expected})"
+    return f"{d.case_id}: expected {_value(d.expected)}, answer {_value(d.actual)}"
+
+
+def _cases(n: int) -> str:
+    return f"{n} case{'s' if n != 1 else ''}"
+
+
+def render_check_text(check: CheckResult, every: bool = False) -> str:
+    """A head line, then each kind of disagreement with its count and its minimal
+    example (``every``: every disagreement)."""
+    c = check.comparison
+    head = (
+        f"{_cases(c.cases)}, {c.answered} answered, {len(c.disagreements)} disagreement"
+        f"{'s' if len(c.disagreements) != 1 else ''} in {_cases(c.cases_disagreeing)} "
+        f"(against {check.against})"
+    )
+    lines = [head]
+    for kind, group in c.by_kind().items():
+        lines.append(f"{kind}: {_cases(len(group))}")
+        if every:
+            lines.extend(f"  {_line(d)}" for d in group)
+        else:
+            lines.append(f"  e.g. {_line(example(group))}")
+    return "\n".join(lines)
+
+
+def _doc(d: Disagreement) -> Doc:
+    return {"id": d.case_id, "expected": d.expected, "actual": d.actual}
+
+
+def render_check_json(check: CheckResult) -> str:
+    """``mjaudit.cases-check/1``: counts, each kind with its example and cases, and
+    the bad lines."""
+    c = check.comparison
+    kinds: Doc = {}
+    for kind, group in c.by_kind().items():
+        kinds[kind] = {
+            "count": len(group),
+            "example": _doc(example(group)),
+            "disagreements": [_doc(d) for d in group],
+        }
+    doc: Doc = {
+        "schema": CHECK_SCHEMA,
+        "against": check.against,
+        "cases": c.cases,
+        "answered": c.answered,
+        "disagreements": len(c.disagreements),
+        "cases_disagreeing": c.cases_disagreeing,
+        "kinds": kinds,
+        "bad_lines": list(check.problems),
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2)
+
+
+# What XML text cannot hold at all (control characters, lone surrogates), written out.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_ENTITIES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})
+
+
+def escape(text: str) -> str:
+    """Text for an XML element or a double-quoted attribute (xml.sax.saxutils, which
+    imports urllib, costs more to import than this command takes to run)."""
+    text = _NOT_XML.sub(lambda m: m[0].encode("unicode_escape", "backslashreplace").decode(), text)
+    return text.translate(_ENTITIES)
+
+
+def quoteattr(text: str) -> str:
+    return f'"{escape(text)}"'
+
+
+def render_check_junit(check: CheckResult) -> str:
+    """One test case per kind of comparison; a kind with disagreements fails, listing
+    them; bad lines are one error test case."""
+    groups = check.comparison.by_kind()
+    out: list[str] = []
+    for kind in KINDS:
+        head = f'  <testcase classname="mjaudit.cases" name={quoteattr(kind)}>'
+        group = groups.get(kind)
+        if not group:
+            out.append(f"{head}</testcase>")
+            continue
+        message = quoteattr(f"{_cases(len(group))}; e.g. {_line(example(group))}")
+        text = escape("\n".join(_line(d) for d in group))
+        out.append(
+            f'{head}\n    <failure message={message} type="mjaudit">{text}</failure>\n  </testcase>'
+        )
+    errors = 0
+    if check.problems:
+        errors = 1
+        message = quoteattr(f"{len(check.problems)} bad lines")
+        text = escape("\n".join(check.problems))
+        out.append(
+            '  <testcase classname="mjaudit.cases" name="input">\n'
+            f"    <error message={message}>{text}</error>\n  </testcase>"
+        )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        f'<testsuite name="mjaudit cases check" tests="{len(out)}" failures="{len(groups)}" '
+        f'errors="{errors}">\n' + "\n".join(out) + "\n</testsuite>"
+    )
