@@ -53,9 +53,11 @@ def _pages(site: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(site.iterdir())}
 
 
-def _forking() -> bool:
-    """Whether the pool forks (workers inherit this process's patches)."""
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+def _need_forking() -> None:
+    """Skip unless the pool will fork (only then do workers inherit this process's
+    patches): asked when the test runs, since earlier tests may have left threads."""
+    if "fork" not in multiprocessing.get_all_start_methods() or threading.active_count() > 1:
+        pytest.skip("workers inherit the patch only when forked (no threads running)")
 
 
 def test_the_tampered_sample_has_an_error_finding() -> None:
@@ -158,8 +160,8 @@ def test_pages_keep_their_names_in_input_order(tmp_path: Path) -> None:
         assert "Aoi" in (out / "game.xml.html").read_text("utf-8")
 
 
-@pytest.mark.skipif(not _forking(), reason="workers inherit the patch only when forked")
 def test_two_workers_replay_each_game_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _need_forking()
     seen = tmp_path / "replayed.txt"
 
     def counted(log, rules, observers=()):  # type: ignore[no-untyped-def]
@@ -173,12 +175,12 @@ def test_two_workers_replay_each_game_once(tmp_path: Path, monkeypatch: pytest.M
     assert sorted(seen.read_text("utf-8").split()) == sorted(_clean_games(6))
 
 
-@pytest.mark.skipif(not _forking(), reason="workers inherit the patch only when forked")
 def test_a_game_that_kills_its_worker_is_the_only_one_lost(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     import os
 
+    _need_forking()
     real = reports.html._locator_facts
 
     def dies_on_g03(loc, rules, max_size):  # type: ignore[no-untyped-def]
