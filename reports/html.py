@@ -44,6 +44,7 @@ from parsers.containers import (
     read_locator,
 )
 from reports.charts import SEAT_COLOURS, prepare_charts
+from reports.i18n import current, gettext, language
 from reports.stats import SeatGame, seat_games
 from reports.tiles_svg import sprite
 from reports.views import GameView, build_game_view
@@ -83,6 +84,9 @@ def _env() -> jinja2.Environment:
         lstrip_blocks=False,
     )
     env.globals["seat_colours"] = SEAT_COLOURS
+    # The message catalogue (reports/i18n.py), in the language of the pages being made.
+    env.globals["_"] = gettext
+    env.globals["page_language"] = current
     return env
 
 
@@ -352,6 +356,7 @@ class _Task:
     out: str
     rules: str
     max_size: int
+    lang: str  # the pages' language, which a worker started by a forkserver would not know
 
 
 def report_game(task: _Task) -> GameRows:
@@ -363,7 +368,8 @@ def report_game(task: _Task) -> GameRows:
     name = task.loc.name
     try:
         facts = _locator_facts(task.loc, task.rules, task.max_size)
-        html = _game_page(name, facts, index_href="index.html")
+        with language(task.lang):
+            html = _game_page(name, facts, index_href="index.html")
         try:
             seats = seat_games(facts, task.page)
         except Exception as exc:  # a bug in the statistics
@@ -384,7 +390,7 @@ def report_games(
     """
     used: set[str] = set()
     tasks: Iterator[_Task] = (
-        _Task(loc, _page_name(loc.name, used), str(out), rules, max_size)
+        _Task(loc, _page_name(loc.name, used), str(out), rules, max_size, current())
         for loc in iter_locators(paths, max_size=max_size)
     )
     if jobs == 0:

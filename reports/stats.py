@@ -31,6 +31,7 @@ from mjaudit.events import DeclareMeld, Discard, DrawReason, GameLog
 from mjaudit.findings import Severity
 from mjaudit.melds import MeldKind
 from mjaudit.yaku import BONUS_YAKU
+from reports.i18n import yaku_name
 from reports.views_facts import GameFacts
 
 __all__ = [
@@ -193,12 +194,12 @@ def _win_fact(facts: GameFacts, r: int, k: int, riichi: bool, turn: int) -> WinF
     if result is not None:
         yakuman = bool(result.yakuman)
         han, fu = result.han, result.fu
-        labels = [y.yaku.label for y in result.yaku if y.yaku not in BONUS_YAKU]
+        labels = [yaku_name(y.yaku) for y in result.yaku if y.yaku not in BONUS_YAKU]
     else:
         yakuman = bool(claims.yakuman)
         han, fu = claims.han or 0, claims.fu or 0
-        labels = [y.label for y, _ in (claims.yaku or ()) if y not in BONUS_YAKU]
-        labels += [y.label for y in (claims.yakuman or ())]
+        labels = [yaku_name(y) for y, _ in (claims.yaku or ()) if y not in BONUS_YAKU]
+        labels += [yaku_name(y) for y in (claims.yakuman or ())]
     return WinFact(
         points=points,
         han=han,

@@ -25,6 +25,8 @@ from mjaudit.findings import Finding, Severity
 from mjaudit.tiles import Tile, to_mpsz
 from mjaudit.yaku import BONUS_YAKU, Yaku
 from reports.charts import SEAT_COLOURS, Marker, line_chart
+from reports.i18n import gettext as _
+from reports.i18n import round_title, yaku_name
 from reports.tiles_svg import group_html
 from reports.views_board import (
     BoardView,
@@ -200,12 +202,12 @@ def _result_text(value: float) -> str:
 
 
 def _yaku_text(yaku: Yaku, han: int) -> str:
-    return f"{yaku.label} {han}" if yaku in BONUS_YAKU else yaku.label
+    return f"{yaku_name(yaku)} {han}" if yaku in BONUS_YAKU else yaku_name(yaku)
 
 
 def _claimed_yaku(claims: WinClaims) -> list[str] | None:
     if claims.yakuman:
-        return [y.label for y in claims.yakuman]
+        return [yaku_name(y) for y in claims.yakuman]
     if claims.yaku is None:
         return None
     return [_yaku_text(y, h) for y, h in claims.yaku if not (y in BONUS_YAKU and h == 0)]
@@ -378,7 +380,7 @@ def _win_line(w: ScoredWin, dealer: int, facts: GameFacts) -> str:
     points = claims.points if claims.points is not None else (w.result.total if w.result else 0)
     yaku = _claimed_yaku(claims)
     if yaku is None and w.result is not None:
-        yaku = [str(y.yaku.label) for y in w.result.yaku]
+        yaku = [yaku_name(y.yaku) for y in w.result.yaku]
     han = claims.han if claims.han is not None else (w.result.han if w.result else None)
     fu = claims.fu if claims.fu is not None else (w.result.fu if w.result else None)
     winner = _who(rec.seat, dealer, facts)
@@ -481,8 +483,8 @@ def _compare(
         return tuple(rows)
     ctx = w.record.context
     if result.yakuman:
-        want_list = sorted(y.yaku.label for y in result.yaku if y.yakuman)
-        have = sorted(y.label for y in claims.yakuman) if claims.yakuman is not None else None
+        want_list = sorted(yaku_name(y.yaku) for y in result.yaku if y.yakuman)
+        have = sorted(yaku_name(y) for y in claims.yakuman) if claims.yakuman is not None else None
     else:
         want = tenhou_yaku(result, ctx.riichi or ctx.double_riichi)
         want_list = sorted(_yaku_text(y, h) for (y, h) in want.elements())
@@ -544,8 +546,9 @@ def _win_view(
         value = f"{result.fu} fu {result.han} han = {result.total}"
         if result.limit is not Limit.NONE:
             value += f" ({result.limit.name.lower()})"
-    yaku = [(y.yaku.label, "yakuman" if y.yakuman else str(y.han)) for y in result.yaku]
-    for label, n in (("dora", result.dora), ("aka dora", result.aka), ("ura dora", result.ura)):
+    yaku = [(yaku_name(y.yaku), _("yakuman") if y.yakuman else str(y.han)) for y in result.yaku]
+    bonus = ((Yaku.DORA, result.dora), (Yaku.AKA_DORA, result.aka), (Yaku.URA_DORA, result.ura))
+    for label, n in ((yaku_name(y), n) for y, n in bonus):
         if n:
             yaku.append((label, str(n)))
     if result.kita:
@@ -688,11 +691,7 @@ def build_game_view(facts: GameFacts, index_href: str | None = None) -> GameView
 
 def _round_title(rnd: RoundReplay) -> str:
     start = rnd.start
-    wind = ("East", "South", "West", "North")[(start.round_index // 4) % 4]
-    return (
-        f"{wind} {start.round_index % 4 + 1}, {start.honba} honba, "
-        f"{start.riichi_sticks} riichi stick{'s' if start.riichi_sticks != 1 else ''}"
-    )
+    return round_title(start.round_index, start.honba, start.riichi_sticks)
 
 
 def _score_chart(facts: GameFacts) -> Markup:

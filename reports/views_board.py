@@ -62,6 +62,7 @@ from mjaudit.events import (
 )
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile, to_mpsz
+from reports.i18n import wind_name
 from reports.tiles_svg import group_html
 
 __all__ = [
@@ -80,12 +81,10 @@ __all__ = [
     "wind_of",
 ]
 
-WINDS = ("East", "South", "West", "North")
-
 
 def wind_of(seat: int, dealer: int, players: int) -> str:
-    """The seat's wind in the hand that ``dealer`` deals."""
-    return WINDS[(seat - dealer) % players]
+    """The seat's wind in a hand dealt by ``dealer``, named in the pages' language."""
+    return wind_name((seat - dealer) % players)
 
 
 @dataclass(frozen=True, slots=True)

@@ -98,7 +98,8 @@
   function render(r, k) {
     var rd = rounds[r], board = rd.board, f = seek(rd, k), last = rd.data.steps.length;
     text(board, ".caption", rd.captions[k] || "");
-    text(board, ".stepno", "step " + k + " / " + last);
+    var w = rd.words || {};
+    text(board, ".stepno", (w.step || "step") + " " + k + " / " + last);
     put(board, ".dora", group(f.dora));
     text(board, ".left", String(f.left));
     text(board, ".sticks", String(f.sticks));
@@ -114,8 +115,8 @@
       put(seat, ".drawn", group(f.drawn[s]));
       put(seat, ".melds", f.melds[s].map(group).join(""));
       put(seat, ".pond", group(f.ponds[s].join("")));
-      put(seat, ".waits", f.waits[s] ? "waits " + group(f.waits[s]) : "");
-      text(seat, ".furiten", f.furiten[s] ? "furiten: " + f.furiten[s] : "");
+      put(seat, ".waits", f.waits[s] ? (w.waits || "waits") + " " + group(f.waits[s]) : "");
+      text(seat, ".furiten", f.furiten[s] ? (w.furiten || "furiten") + ": " + f.furiten[s] : "");
     });
     var box = board.querySelector(".notes");
     if (box) {
@@ -185,7 +186,9 @@
     var parsed = JSON.parse(data.textContent);
     var captions = [];
     sec.querySelectorAll("details.moves li").forEach(function (li) { captions.push(li.textContent); });
-    var rd = { board: board, data: parsed, captions: captions, step: 0, state: null };
+    // The board's words in the page's language (data-words, from the message catalogue).
+    var words = JSON.parse(board.getAttribute("data-words") || "{}");
+    var rd = { board: board, data: parsed, captions: captions, step: 0, state: null, words: words };
     rounds.push(rd);
     var idx = rounds.length - 1;
     (parsed.notes || []).forEach(function (n) { notes.push([idx, n[0]]); });

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -12,6 +12,7 @@ from lxml import etree
 from analyzer.checks.audit import FileAudit, audit_log, resolve_rules
 from analyzer.runs.batch import RunSummary, audit_many
 from parsers.tenhou_xml import parse_tenhou_xml
+from tests.chromium import DevTools, start_browser
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO.parent / "shared" / "corpus"
@@ -75,3 +76,9 @@ def run_store(paths: list[str], store: Path, **kw: object) -> RunSummary:
     for _ in audit_many(paths, store=str(store), summary=summary, progress=False, **kw):  # type: ignore[arg-type]
         pass
     return summary
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DevTools]:
+    """One headless Chromium for a test module (skips where none is installed)."""
+    yield from start_browser(tmp_path_factory.mktemp("chromium-profile"))

@@ -258,3 +258,17 @@ def test_progress_is_shown_when_asked_and_not_when_stderr_is_no_terminal(
     err = capsys.readouterr().err
     assert err.startswith("\rmjaudit: ") and err.rstrip().endswith("/s")
     assert "mjaudit: 3 games, " in err and err.endswith("\n")
+
+
+def test_pages_made_by_workers_are_in_the_language_of_the_run(tmp_path: Path) -> None:
+    from reports.i18n import language
+
+    logs = _folder(tmp_path, _clean_games(3))
+    with language("ja"):
+        write_report([str(logs)], tmp_path / "one", jobs=1)
+        write_report([str(logs)], tmp_path / "two", jobs=2)
+    write_report([str(logs)], tmp_path / "en", jobs=2)
+    pages = _pages(tmp_path / "one")
+    assert _pages(tmp_path / "two") == pages
+    assert pages["g00.xml.html"] != _pages(tmp_path / "en")["g00.xml.html"]
+    assert 'lang="ja"' in pages["g00.xml.html"].decode("utf-8")

@@ -46,6 +46,7 @@ from reports.stats import (
 )
 from reports.views_facts import collect_game
 from reports.views_player import build_index_view, build_players_view
+from tests.chromium import DevTools
 from tests.conftest import TENHOU_XML
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -425,31 +426,8 @@ def test_statistics_and_their_documentation_stay_in_step() -> None:
 
 
 # -- the players table in a real browser ---------------------------------------------
-@pytest.fixture(scope="module")
-def chromium(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    from tests.test_report_browser import DevTools, _chromium
-
-    binary = _chromium()
-    if binary is None:
-        pytest.skip("no chromium binary on PATH (CI installs Debian's chromium in .ci/run)")
-    tools = DevTools(binary, tmp_path_factory.mktemp("chromium-profile"))
-    try:
-        target = tools.call("Target.createTarget", url="about:blank")["targetId"]
-        tools.session = tools.call("Target.attachToTarget", targetId=target, flatten=True)[
-            "sessionId"
-        ]
-        for domain in ("Page", "Runtime", "Network"):
-            tools.call(f"{domain}.enable")
-        yield tools
-    finally:
-        tools.close()
-
-
-def test_players_table_sorts_and_searches_in_chromium(chromium: object, tmp_path: Path) -> None:
-    from tests.test_report_browser import DevTools
-
-    assert isinstance(chromium, DevTools)
-    tools = chromium
+def test_players_table_sorts_and_searches_in_chromium(browser: DevTools, tmp_path: Path) -> None:
+    tools = browser
     evil = "<img src=x onerror=alert(1)>"
     rows = [
         *[_row("Aoi", f"a{k}.html", place=2) for k in range(3)],
