@@ -143,6 +143,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "waits": "待ち",
         "wall": "山",
         "yakuman": "役満",
+        "tiles left in the wall": "枚が山に残る",
+        "best discard": "最善の打牌",
+        "keeps": "の残した形",
+        "a complete hand": "和了形",
+        "tenpai": "聴牌",
+        "shanten": "向聴",
     }
 }
 

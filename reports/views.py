@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -627,6 +627,7 @@ def build_game_view(facts: GameFacts, index_href: str | None = None) -> GameView
                 steps_count,
                 facts.names,
                 rnd.start.dealer,
+                facts.seat,
             )
             if rb is not None
             else None
@@ -636,16 +637,20 @@ def build_game_view(facts: GameFacts, index_href: str | None = None) -> GameView
             for f, row in zip(facts.findings, findings, strict=True)
             if f.event is not None and _round_of(facts.game.rounds, f.event) == k
         )
-        # A finding about a step is a note on the board at that step (else at the deal).
+        # A finding about a step is a note on the board at that step (else at the deal);
+        # so is each own turn of the seat the game is reviewed from.
         notes: list[list[object]] = sorted(
-            (
-                [
-                    steps[f.event][1] if f.event in steps else 0,
-                    row.severity,
-                    f"{row.code}: {row.message}",
-                ]
-                for f, row in own
-            ),
+            [
+                *(
+                    [
+                        steps[f.event][1] if f.event in steps else 0,
+                        row.severity,
+                        f"{row.code}: {row.message}",
+                    ]
+                    for f, row in own
+                ),
+                *_turn_notes(facts, k, steps),
+            ],
             key=lambda n: int(str(n[0])),
         )
         dora = [t for t in rnd.dora_indicators if t is not None]
@@ -687,6 +692,44 @@ def build_game_view(facts: GameFacts, index_href: str | None = None) -> GameView
         index_href=index_href,
         room=log.start.rules_hint.description,
     )
+
+
+def _turn_notes(
+    facts: GameFacts, round_no: int, steps: Mapping[int, tuple[int, int]]
+) -> list[list[object]]:
+    """The reviewed seat's turns in round ``round_no`` as board notes: at the draw (or
+    call) that begins a turn, its shanten, the wall and the discards that do best
+    (kind ``turn``); at its discard, what the discard kept, and the efficiency note
+    when another discard did better (kind ``efficiency``, which the keys visit)."""
+    out: list[list[object]] = []
+    if facts.seat is None:
+        return out
+    name = facts.names[facts.seat]
+    left, best_word, keeps = _("tiles left in the wall"), _("best discard"), _("keeps")
+    for (r, at), turn in facts.turns.items():
+        if r != round_no or at not in steps:
+            continue
+        best = ", ".join(str(o) for o in turn.turn.best) or "-"
+        shanten = _shanten(turn.shanten)
+        out.append([
+            steps[at][1], "turn",
+            f"{name}: {shanten}, {turn.live_remaining} {left}; {best_word} {best}",
+        ])  # fmt: skip
+        if turn.discard_index is None or turn.discard_index not in steps:
+            continue
+        at_discard = steps[turn.discard_index][1]
+        if turn.kept is not None:
+            out.append([at_discard, "turn", f"{name} {keeps} {turn.kept}"])
+        if turn.note is not None:
+            out.append([at_discard, "efficiency", f"{name}: {turn.note.text}"])
+    return out
+
+
+def _shanten(n: int) -> str:
+    if n < 0:
+        return _("a complete hand")
+    word = _("shanten")
+    return _("tenpai") if n == 0 else f"{n}-{word}"
 
 
 def _round_title(rnd: RoundReplay) -> str:

@@ -504,6 +504,7 @@ class SeatBoard:
     pond: Markup
     waits: Markup
     furiten: str | None
+    me: bool = False  # the seat the board is seen from
 
 
 @dataclass(frozen=True, slots=True)
@@ -544,12 +545,19 @@ def tile_group(text: str, kind: str) -> Markup:
 
 
 def board_view(
-    board: BoardState, caption: str, step: int, steps: int, names: Sequence[str], dealer: int
+    board: BoardState,
+    caption: str,
+    step: int,
+    steps: int,
+    names: Sequence[str],
+    dealer: int,
+    first: int | None = None,
 ) -> BoardView:
-    """The static board of one step."""
+    """The static board of one step; ``first``: the seat it is seen from, shown first."""
     players = board.players
     seats = []
-    for s in range(players):
+    order = range(players) if first is None else [(first + k) % players for k in range(players)]
+    for s in order:
         seats.append(
             SeatBoard(
                 seat=s,
@@ -564,6 +572,7 @@ def board_view(
                 pond=tile_group("".join(board.ponds[s]), "pond"),
                 waits=tile_group(board.waits[s], "hand"),
                 furiten=board.furiten[s],
+                me=first == s,
             )
         )
     return BoardView(

@@ -8,14 +8,15 @@ replay or a scoring of their own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from analyzer.checks.audit import FileAudit, audit_log
 from analyzer.checks.audit_wins import WinCheck
-from analyzer.engine.replay import RoundState
+from analyzer.engine.replay import ReplayObserver, RoundState
 from analyzer.engine.state import GameReplay
 from analyzer.hands.final import FinalResult
+from analyzer.review.efficiency import EfficiencyTracker, SeatTurn
 from analyzer.review.furiten import FuritenTracker
 from mjaudit.events import GameLog
 from mjaudit.findings import Finding
@@ -44,6 +45,11 @@ class GameFacts:
     final_scores: tuple[int, ...] | None
     results: tuple[float, ...] | None
     furiten_known: bool
+    # The seat the game is reviewed from (``report --seat``/``--player`` on one game)
+    # and that seat's turns as the efficiency tracker recorded them during the audit's
+    # replay, by (round, event index); None and empty otherwise.
+    seat: int | None = None
+    turns: Mapping[tuple[int, int], SeatTurn] = field(default_factory=dict)
 
     @property
     def players(self) -> int:
@@ -103,13 +109,19 @@ def _names(log: GameLog) -> tuple[str, ...]:
     )
 
 
-def collect_game(log: GameLog, rules: Ruleset) -> GameFacts:
+def collect_game(log: GameLog, rules: Ruleset, seat: int | None = None) -> GameFacts:
+    """The facts of one game; with ``seat``, also that seat's turns (shanten, ukeire,
+    a note on each discard another discard beat), for a review from its seat."""
     names = _names(log)
     tracker = FuritenTracker(rules, log.path, review=True)
-    # The tracker goes first: the recorder reads its timeline at the same step. Both
+    # The tracker goes first: the recorder reads its timeline at the same step. All
     # watch the audit's own replay; the wins are shown as the audit scored them.
     recorder = BoardRecorder(names, _TimelineStates(tracker, rules.players))
-    audit = audit_log(log, rules, keep_replay=True, tracker=tracker, observers=[recorder])
+    observers: list[ReplayObserver] = [recorder]
+    efficiency = EfficiencyTracker([seat]) if seat is not None else None
+    if efficiency is not None:
+        observers.append(efficiency)
+    audit = audit_log(log, rules, keep_replay=True, tracker=tracker, observers=observers)
     game = audit.replay
     assert game is not None  # keep_replay
     findings = audit.findings
@@ -135,4 +147,6 @@ def collect_game(log: GameLog, rules: Ruleset) -> GameFacts:
         final_scores=tuple(final_scores[: rules.players]) if final_scores is not None else None,
         results=tuple(results[: rules.players]) if results is not None else None,
         furiten_known=True,
+        seat=seat,
+        turns=efficiency.turns if efficiency is not None else {},
     )

@@ -125,7 +125,7 @@
         if (n[0] !== k) return;
         var line = document.createElement("div"), sev = document.createElement("span");
         sev.className = "sev " + n[1];
-        sev.textContent = n[1];
+        sev.textContent = n[1] === "turn" ? "·" : n[1];
         line.appendChild(sev);
         line.appendChild(document.createTextNode(" " + n[2]));
         box.appendChild(line);
@@ -191,7 +191,8 @@
     var rd = { board: board, data: parsed, captions: captions, step: 0, state: null, words: words };
     rounds.push(rd);
     var idx = rounds.length - 1;
-    (parsed.notes || []).forEach(function (n) { notes.push([idx, n[0]]); });
+    // The keys n/p visit findings and efficiency notes, not every turn of the seat.
+    (parsed.notes || []).forEach(function (n) { if (n[1] !== "turn") notes.push([idx, n[0]]); });
     render(idx, 0);
     board.querySelectorAll("button[data-go]").forEach(function (b) {
       b.addEventListener("click", function () {

@@ -40,6 +40,7 @@ __all__ = [
     "Decomposition",
     "KeyedHand",
     "decompose",
+    "draw_shanten",
     "hand_key",
     "is_chiitoitsu",
     "is_complete",
@@ -55,6 +56,7 @@ __all__ = [
 SEQ: Final = 34
 _POSITIONS: Final = range(9)  # the positions of a suit's counts
 YAOCHU: Final = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_YAOCHU_SET: Final = frozenset(YAOCHU)
 _CACHE_LIMIT: Final = 200_000
 
 Vec = tuple[int, ...]
@@ -753,3 +755,157 @@ def shanten(counts: Sequence[int]) -> int:
         yao_pair = any(counts[k] >= 2 for k in YAOCHU)
         best = min(best, 13 - yao_kinds - yao_pair)
     return best
+
+
+def _pair_shanten(a: Frontier, b: Frontier, needed: int) -> int:
+    """:func:`_standard_shanten` of two frontiers, without merging them first."""
+    best = 2 * needed
+    for m1, t1, h1 in a:
+        for m2, t2, h2 in b:
+            h = h1 + h2
+            if h > 1:
+                continue
+            m = m1 + m2
+            if m > needed:
+                m = needed
+            t = t1 + t2
+            if t > needed - m:
+                t = needed - m
+            value = 2 * (needed - m) - t - h
+            if value < best:
+                best = value
+    return best
+
+
+# The draws that can change a part's frontier, by the part's counts: each distinct
+# frontier the part can grow to, with the kinds (local to the part) that grow it so.
+# A draw with no tile of its own suit within two of it (an honour not held) adds an
+# isolated tile, which leaves the frontier as it was; a kind held four times has no
+# fifth tile.
+_SUIT_DRAWS: dict[Vec, tuple[tuple[Frontier, tuple[int, ...]], ...]] = {}
+_HONOR_DRAWS: dict[Vec, tuple[tuple[Frontier, tuple[int, ...]], ...]] = {}
+
+
+def _part_draws(vec: Vec, honors: bool) -> tuple[tuple[Frontier, tuple[int, ...]], ...]:
+    table = _HONOR_DRAWS if honors else _SUIT_DRAWS
+    found = table.get(vec)
+    if found is None:
+        grown: dict[Frontier, list[int]] = {}
+        v = list(vec)
+        for k in range(len(v)):
+            if v[k] >= 4 or not (v[k] if honors else any(v[max(0, k - 2) : k + 3])):
+                continue
+            v[k] += 1
+            f = _honor_frontier(tuple(v)) if honors else _suit_frontier(tuple(v))
+            v[k] -= 1
+            grown.setdefault(f, []).append(k)
+        found = tuple((f, tuple(ks)) for f, ks in grown.items())
+        if len(table) > _CACHE_LIMIT:
+            table.clear()
+        table[vec] = found
+    return found
+
+
+_MERGED: dict[tuple[Frontier, Frontier], Frontier] = {}
+_PAIRED: dict[tuple[Frontier, Frontier, int], int] = {}
+
+
+def _merged(a: Frontier, b: Frontier) -> Frontier:
+    """:func:`_merge`, kept: the hands of one turn (each discard's) share most parts."""
+    key = (a, b)
+    found = _MERGED.get(key)
+    if found is None:
+        found = _merge(a, b)
+        if len(_MERGED) > _CACHE_LIMIT:
+            _MERGED.clear()
+        _MERGED[key] = found
+    return found
+
+
+def draw_shanten(counts: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+    """:func:`shanten` of a concealed part of 3k+1 tiles, and for each of the 34 kinds
+    the shanten of the part with one more tile of that kind.
+
+    A kind held four times keeps the part's shanten: there is no fifth tile to draw.
+    The same values as :func:`shanten`, computed together: a draw changes one part, so
+    the other three parts' frontiers are merged once for all its kinds, and each
+    frontier a part can grow to is paired with them once. Merges and pairings are kept
+    (bounded like the frontiers): the hands a turn's discards leave share most parts.
+    """
+    total = sum(counts)
+    if total % 3 != 1:
+        raise ValueError(f"draw_shanten() needs 3k+1 tiles, got {total}")
+    needed = (total + 1) // 3
+    vecs = (
+        tuple(counts[0:9]),
+        tuple(counts[9:18]),
+        tuple(counts[18:27]),
+        tuple(counts[27:34]),
+    )
+    parts = (
+        _suit_frontier(vecs[0]),
+        _suit_frontier(vecs[1]),
+        _suit_frontier(vecs[2]),
+        _honor_frontier(vecs[3]),
+    )
+    # The merged frontier of every part but one, from merges on either side.
+    left = _merged(parts[0], parts[1])
+    right = _merged(parts[2], parts[3])
+    others = (
+        _merged(parts[1], right),
+        _merged(parts[0], right),
+        _merged(left, parts[3]),
+        _merged(left, parts[2]),
+    )
+    standard = _pair_shanten(others[0], parts[0], needed)
+    after = [standard] * 34
+    paired = _PAIRED
+    for s in range(4):
+        other = others[s]
+        for grown, kinds in _part_draws(vecs[s], s == 3):
+            key = (other, grown, needed)
+            value = paired.get(key)
+            if value is None:
+                value = _pair_shanten(other, grown, needed)
+                if len(paired) > _CACHE_LIMIT:
+                    paired.clear()
+                paired[key] = value
+            if value != standard:
+                for k in kinds:
+                    after[9 * s + k] = value
+    if total != 13:
+        return standard, tuple(after)
+    # Seven pairs and thirteen orphans (shanten() counts them for 13 and 14 tiles). A
+    # draw lowers either by one at most, and never raises the standard shape's: when
+    # both are above it, they change no value.
+    kinds_held = pairs = yao_kinds = 0
+    for c in counts:
+        if c:
+            kinds_held += 1
+            if c >= 2:
+                pairs += 1
+    yao_pair = False
+    for k in YAOCHU:
+        if counts[k]:
+            yao_kinds += 1
+            if counts[k] >= 2:
+                yao_pair = True
+    chiitoitsu = 6 - pairs + max(0, 7 - kinds_held)
+    kokushi = 13 - yao_kinds - yao_pair
+    if min(chiitoitsu, kokushi) > standard:
+        return standard, tuple(after)
+    base = min(standard, chiitoitsu, kokushi)
+    for kind in range(34):
+        c = counts[kind]
+        if c >= 4:
+            after[kind] = base
+            continue
+        best = min(
+            after[kind],
+            6 - (pairs + (c == 1)) + max(0, 7 - kinds_held - (c == 0)),
+            kokushi,
+        )
+        if kind in _YAOCHU_SET:
+            best = min(best, 13 - yao_kinds - (c == 0) - (yao_pair or c == 1))
+        after[kind] = best
+    return base, tuple(after)
