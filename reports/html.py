@@ -367,13 +367,13 @@ def report_game(task: _Task) -> GameRows:
     """
     name = task.loc.name
     try:
-        facts = _locator_facts(task.loc, task.rules, task.max_size)
-        with language(task.lang):
+        with language(task.lang):  # the facts hold words of the page's language too
+            facts = _locator_facts(task.loc, task.rules, task.max_size)
             html = _game_page(name, facts, index_href="index.html")
-        try:
-            seats = seat_games(facts, task.page)
-        except Exception as exc:  # a bug in the statistics
-            raise MjauditError(failure(name, "rendering", exc)) from None
+            try:
+                seats = seat_games(facts, task.page)
+            except Exception as exc:  # a bug in the statistics
+                raise MjauditError(failure(name, "rendering", exc)) from None
     except MjauditError as exc:
         return GameRows(name, error=str(exc))
     (Path(task.out) / task.page).write_text(html, encoding="utf-8")
