@@ -3,23 +3,35 @@
 Output is deterministic: a fixed ``svg.hashsalt``, no date or creator metadata,
 text kept as text (smaller and searchable), and every id prefixed with the chart's
 own name so that several charts on one page never share an id.
+
+Cheap enough to draw one per game page (benchmarks/bench_report.py, docs/scale.md):
+matplotlib is imported on the first chart (0.6 s, which commands that draw no
+chart do not pay); each process draws every chart of a size on one figure, taking
+the last chart's lines and legend off its axes rather than clearing them (which
+makes every tick anew) (:func:`prepare_charts` imports and builds it before a
+folder report forks its workers, which then share it); and the margins are fixed,
+with room for the legend estimated from its labels, instead of a tight layout,
+which measured every text in a drawing pass of its own and was half of a chart's
+cost. A chart drawn on a used figure is the chart drawn on a new one (tested).
 """
 
 from __future__ import annotations
 
 import io
 import re
+import unicodedata
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-import matplotlib
 from markupsafe import Markup, escape
-from matplotlib.backends.backend_svg import FigureCanvasSVG
-from matplotlib.figure import Figure
 
-__all__ = ["SEAT_COLOURS", "Marker", "line_chart"]
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+__all__ = ["SEAT_COLOURS", "Marker", "line_chart", "prepare_charts"]
 
 SEAT_COLOURS = ("#d04a3c", "#2f6fc0", "#2d9a5b", "#9a5bc0")
 _STYLE: dict[str, Any] = {
@@ -55,7 +67,93 @@ _MARKERS = {
 }
 
 
+_FIGURES: dict[tuple[float, float], tuple[Figure, Axes]] = {}
+
+
+def prepare_charts() -> None:
+    """Import matplotlib and build the usual figures now (before forking workers)."""
+    with _styled():
+        _figure(8.0, 3.2)
+
+
+def _styled() -> Any:
+    import matplotlib
+
+    return matplotlib.rc_context(rc=cast(Any, _STYLE))
+
+
+def _figure(width: float, height: float) -> tuple[Figure, Axes]:
+    """This process's figure of that size, its axes cleared."""
+    got = _FIGURES.get((width, height))
+    if got is None:
+        from matplotlib.figure import Figure
+
+        fig = Figure(figsize=(width, height))
+        got = _FIGURES[width, height] = (fig, fig.add_subplot())
+    else:
+        _reset(got[1])
+    return got
+
+
+def _reset(ax: Axes) -> None:
+    """Take the last chart's artists off the axes and let the y axis scale again.
+
+    Cheaper than clearing the axes, which makes every tick and spine anew: what a
+    chart sets (ticks, limits, grid, spines) it sets every time.
+    """
+    for artist in list(ax.lines):
+        artist.remove()
+    legend = ax.get_legend()
+    if legend is not None:
+        legend.remove()
+    ax.set_ylabel("")
+    ax.relim()
+    ax.set_autoscaley_on(True)
+
+
+# Margins in inches: the y tick labels and the axis label on the left (six digits and a
+# sign fit), the x tick labels below. The legend stands right of the axes.
+_LEFT, _BOTTOM, _TOP, _PAD = 0.9, 0.4, 0.15, 0.15
+_LEGEND_FONT = 8.5  # points
+_LEGEND_EM_MAX = 22.0  # the widest legend label, in ems; longer names are cut
+
+
+def _em_width(text: str) -> float:
+    """A label's width in ems, estimated: a wide (East Asian) character is one em,
+    any other about 0.6 (the browser draws the text with its own fonts anyway)."""
+    return sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.6 for c in text)
+
+
+def _fitted(label: str) -> str:
+    if _em_width(label) <= _LEGEND_EM_MAX:
+        return label
+    while label and _em_width(label) > _LEGEND_EM_MAX - 1:
+        label = label[:-1]
+    return label + "…"
+
+
+def _place(fig: Figure, labels: Sequence[str], width: float, height: float) -> None:
+    """Fixed margins and room for the legend, instead of a tight layout.
+
+    A tight layout measures every text of the chart in a drawing pass of its own,
+    a quarter of the chart's cost; the margins it finds vary only with the legend's
+    widest label, which is estimated here.
+    """
+    em = _LEGEND_FONT / 72.0
+    # Handle (2 em), the gap to the text (0.8 em), the pads round the legend (about 1.3 em).
+    legend = (max((_em_width(t) for t in labels), default=0.0) + 4.1) * em
+    right = min(max(legend + _PAD, 0.9), width / 2)
+    fig.subplots_adjust(
+        left=_LEFT / width,
+        right=1 - right / width,
+        bottom=_BOTTOM / height,
+        top=1 - _TOP / height,
+    )
+
+
 def _svg(fig: Figure, name: str) -> Markup:
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+
     buf = io.StringIO()
     FigureCanvasSVG(fig)
     fig.savefig(buf, format="svg", metadata={"Date": None, "Creator": None})
@@ -90,10 +188,9 @@ def line_chart(
     """One line per series over ``labels`` (the x ticks), with optional markers."""
     # Text stays text in the SVG (the browser picks the font), so glyphs missing
     # from matplotlib's own font only affect its layout estimate: not worth a warning.
-    with matplotlib.rc_context(rc=cast(Any, _STYLE)), warnings.catch_warnings():
+    with _styled(), warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        fig = Figure(figsize=(width, height))
-        ax = fig.add_subplot()
+        fig, ax = _figure(width, height)
         xs = list(range(len(labels)))
         for k, (title, ys) in enumerate(series):
             ax.plot(
@@ -141,8 +238,9 @@ def line_chart(
             "frameon": False,
             "fontsize": 8.5,
         }
-        ax.legend(list(handles) + extra, list(names) + extra_names, **options)
-        fig.tight_layout()
+        shown = [_fitted(t) for t in list(names) + extra_names]
+        ax.legend(list(handles) + extra, shown, **options)
+        _place(fig, shown, width, height)
         svg = _svg(fig, name)
     text = str(svg)
     for k, m in enumerate(markers):

@@ -629,28 +629,106 @@ def compact(store: str, repair: bool, lock_wait: float) -> None:
 @cli.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("-o", "--output", "out", required=True, help="HTML file (one game) or folder.")
-@click.option("--player", default=None, help="Only this player on the player page.")
+@click.option(
+    "--player",
+    default=None,
+    help="Only this player on the player page. Names are compared after Unicode NFKC "
+    "normalisation (HATANO! finds HATANO！); a name that matches nobody exits 2 and "
+    "names the nearest.",
+)
 @click.option("--rules", "rules", default="auto", show_default=True)
+@click.option(
+    "--fail-on",
+    type=click.Choice(["error", "warning", "never"]),
+    default="error",
+    show_default=True,
+    help="Lowest severity of a finding that makes the exit code 1 (as for audit).",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Worker processes; 0: one per CPU when there are more than 16 inputs, else "
+    "none (all in this process).",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Games done on stderr (default: when it is a terminal).",
+)
 @_max_input_option
 def report(
-    paths: tuple[str, ...], out: str, player: str | None, rules: str, max_input_size: int
+    paths: tuple[str, ...],
+    out: str,
+    player: str | None,
+    rules: str,
+    fail_on: str,
+    jobs: int,
+    progress: bool | None,
+    max_input_size: int,
 ) -> None:
     """Write self-contained HTML: one game file gives one page at OUT; several files,
     a folder, an archive or a database make OUT a folder with index.html, a page
-    per game and players.html.
+    per game and players.html. Exit codes as for audit: 1 when a game has a finding
+    at or above --fail-on, 2 when an input could not be read (the others are still
+    reported) or --player names nobody.
 
-    Example: mjaudit report games/ -o site/ --player Aoi
+    Example: mjaudit report games/ -o site/ -j 4 --player Aoi
     """
-    from reports.html import write_report
+    from reports.html import UnknownPlayer, write_report
 
+    bar = _GameProgress() if (sys.stderr.isatty() if progress is None else progress) else None
     try:
-        result = write_report(paths, out, player=player, rules=rules, max_input_size=max_input_size)
+        try:
+            result = write_report(
+                paths, out, player=player, rules=rules, max_input_size=max_input_size,
+                jobs=jobs, on_game=bar.step if bar is not None else None,
+            )  # fmt: skip
+        finally:
+            if bar is not None:
+                bar.close()
     except OSError as exc:
         _fail(f"{exc.filename or out}: cannot write: {exc.strerror or exc}")
+    except UnknownPlayer as exc:
+        _fail(str(exc))
     for error in result.errors:
         _complain(error)
     click.echo(f"wrote {len(result.pages)} page(s) for {result.games} game(s) to {out}")
-    sys.exit(EXIT_BAD_INPUT if result.errors else EXIT_OK)
+    if result.errors:
+        sys.exit(EXIT_BAD_INPUT)
+    floor = {"error": 2, "warning": 1, "never": 3}[fail_on]  # Severity.rank
+    sys.exit(EXIT_FINDINGS if result.worst >= floor else EXIT_OK)
+
+
+class _GameProgress:
+    """``mjaudit: 123 games, 4.5/s`` redrawn on stderr, at most ten times a second."""
+
+    def __init__(self) -> None:
+        import time
+
+        self.clock = time.monotonic
+        self.count = 0
+        self.start = self.shown = self.clock()
+
+    def step(self) -> None:
+        self.count += 1
+        now = self.clock()
+        if now - self.shown >= 0.1:
+            self.shown = now
+            self._show(now)
+
+    def _show(self, now: float) -> None:
+        rate = self.count / max(now - self.start, 1e-9)
+        games = "game" if self.count == 1 else "games"
+        sys.stderr.write(f"\rmjaudit: {self.count} {games}, {rate:.1f}/s ")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        self._show(self.clock())
+        sys.stderr.write("\n")
+        sys.stderr.flush()
 
 
 @cli.command()

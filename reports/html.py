@@ -12,20 +12,26 @@ game and ``players.html``.
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from itertools import chain, islice
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jinja2
 from markupsafe import Markup
 
 from analyzer.checks.audit import resolve_rules
+from analyzer.runs.batch import available_cpus
 from mjaudit.errors import MjauditError
 from mjaudit.events import GameLog
+from mjaudit.findings import Finding
 from mjaudit.rules import RulesError
 from parsers import load_bytes
 from parsers.containers import (
@@ -37,19 +43,28 @@ from parsers.containers import (
     load_single,
     read_locator,
 )
-from reports.charts import SEAT_COLOURS
-from reports.i18n import current, gettext
+from reports.charts import SEAT_COLOURS, prepare_charts
+from reports.i18n import current, gettext, language
+from reports.stats import SeatGame, seat_games
 from reports.tiles_svg import sprite
 from reports.views import GameView, build_game_view
 from reports.views_facts import GameFacts, collect_game
 from reports.views_player import IndexView, PlayersView, build_index_view, build_players_view
 
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
 __all__ = [
+    "GameRows",
     "ReportResult",
+    "UnknownPlayer",
     "collect_path",
     "render_game",
     "render_index",
     "render_players",
+    "report_game",
+    "report_games",
+    "resolve_player",
     "write_report",
 ]
 
@@ -80,30 +95,52 @@ def _assets() -> tuple[str, str]:
     return _template_text("report.css"), _template_text("report.js")
 
 
-def _render(template: str, **context: object) -> str:
+def _context(**context: object) -> dict[str, object]:
     css, script = _assets()
-    html = (
-        _env()
-        .get_template(template)
-        .render(
-            css=Markup(css),
-            script=Markup(script),
-            sprite=sprite(),
-            **context,
-        )
-    )
+    return {"css": Markup(css), "script": Markup(script), "sprite": sprite(), **context}
+
+
+def _render(template: str, **context: object) -> str:
+    html = _env().get_template(template).render(_context(**context))
     # Blank lines left by template tags carry nothing.
     return re.sub(r"\n\s*\n+", "\n", html)
+
+
+def _write(path: Path, template: str, **context: object) -> None:
+    """Render a page straight into ``path``, piece by piece: the same text as
+    :func:`_render`, without holding the whole page (a players page over thousands
+    of games is tens of megabytes)."""
+    pieces = _env().get_template(template).generate(_context(**context))
+    with path.open("w", encoding="utf-8") as f:
+        f.writelines(without_blank_lines(pieces))
+
+
+def without_blank_lines(pieces: Iterable[str]) -> Iterator[str]:
+    """The joined ``pieces`` with their blank lines dropped as ``_render`` drops them,
+    line by line: a line that is empty or only white space goes when a newline comes
+    before and after it (what the pattern newline, white space, newlines matches)."""
+    rest = ""
+    first = True
+    for piece in pieces:
+        lines = "".join((rest, piece)).split("\n")  # plain text, whatever the pieces
+        rest = lines.pop()
+        for line in lines:
+            if first or (line and not line.isspace()):
+                yield line + "\n"
+            first = False
+    yield rest
 
 
 def render_game(view: GameView) -> str:
     return _render("game.html.j2", title=view.title, g=view)
 
 
+def _players_context(view: PlayersView) -> dict[str, object]:
+    return {"title": view.title, "p": view, "definitions_map": dict(view.definitions)}
+
+
 def render_players(view: PlayersView) -> str:
-    return _render(
-        "players.html.j2", title=view.title, p=view, definitions_map=dict(view.definitions)
-    )
+    return _render("players.html.j2", **_players_context(view))
 
 
 def render_index(view: IndexView) -> str:
@@ -112,11 +149,25 @@ def render_index(view: IndexView) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ReportResult:
-    """What was written, and the inputs that could not be read."""
+    """What was written, the inputs that could not be read, and the worst finding.
+
+    ``worst`` is the highest severity rank (:attr:`Severity.rank`) among the
+    findings of the games reported, -1 when there were none: the command's exit
+    code is decided from it as ``audit``'s is.
+    """
 
     pages: tuple[str, ...]
     errors: tuple[str, ...]
     games: int
+    worst: int = -1
+
+
+class UnknownPlayer(MjauditError):
+    """``--player NAME`` matched no player (or several) of the games reported."""
+
+    def __init__(self, message: str, suggestions: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.suggestions = suggestions
 
 
 def collect_path(
@@ -178,12 +229,19 @@ def _single_file(paths: Sequence[str]) -> bool:
     return p == "-" or (not os.path.isdir(p) and container_kind(p) is None)
 
 
+def _worst(findings: Iterable[Finding]) -> int:
+    return max((f.severity.rank for f in findings), default=-1)
+
+
 def write_report(
     paths: Sequence[str],
     out: str | Path,
     player: str | None = None,
     rules: str = "auto",
     max_input_size: int = DEFAULT_MAX_INPUT,
+    *,
+    jobs: int = 1,
+    on_game: Callable[[], None] | None = None,
 ) -> ReportResult:
     """Write the HTML report of ``paths`` (files, folders, archives, databases) to ``out``.
 
@@ -192,6 +250,15 @@ def write_report(
     ``players.html`` (every player, or only ``player``). An input that cannot be
     read, parsed, audited or rendered is one line in ``errors``; every other page,
     and the index, are written all the same.
+
+    A folder's games are reported by ``jobs`` worker processes (0: one per CPU when
+    there are more than :data:`POOL_THRESHOLD` inputs; 1: in this process). Each
+    worker writes a game's page as soon as it is made and gives back only its small
+    rows (:class:`GameRows`); the index and the players page are built from those,
+    so memory does not grow with the games' size. ``on_game`` is called once per
+    input, done or failed (progress). ``player`` is compared with the players' names
+    after Unicode NFKC normalisation; a name that matches nobody raises
+    :class:`UnknownPlayer` once the game pages and the index are written.
     """
     out = Path(out)
     if _single_file(paths):
@@ -202,30 +269,41 @@ def write_report(
             return ReportResult((), (str(exc),), 0)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(html, encoding="utf-8")
-        return ReportResult((str(out),), (), 1)
+        if on_game is not None:
+            on_game()
+        return ReportResult((str(out),), (), 1, _worst(facts.findings))
     out.mkdir(parents=True, exist_ok=True)
     errors: list[str] = []
-    games: list[tuple[str, GameFacts]] = []
-    used: set[str] = set()
+    seats: list[SeatGame] = []
     written: list[str] = []
-    for loc in iter_locators(paths, max_size=max_input_size):
-        try:
-            facts = _locator_facts(loc, rules, max_input_size)
-            html = _game_page(loc.name, facts, index_href="index.html")
-        except MjauditError as exc:
-            errors.append(str(exc))
+    games = 0
+    worst = -1
+    for rows in report_games(paths, out, rules, max_input_size, jobs):
+        if on_game is not None:
+            on_game()
+        if rows.error is not None:
+            errors.append(rows.error)
             continue
-        name = _page_name(loc.name, used)
-        (out / name).write_text(html, encoding="utf-8")
-        written.append(str(out / name))
-        games.append((name, facts))
-    players_view = build_players_view(games, player)
-    (out / "players.html").write_text(render_players(players_view), encoding="utf-8")
-    (out / "index.html").write_text(
-        render_index(build_index_view(games, errors, player)), encoding="utf-8"
-    )
+        assert rows.page is not None
+        written.append(str(out / rows.page))
+        seats.extend(rows.seats)
+        games += 1
+        worst = max(worst, rows.worst)
+    only: str | None = None
+    unknown: UnknownPlayer | None = None
+    if player is not None:
+        try:
+            only = resolve_player(player, seats)
+        except UnknownPlayer as exc:
+            unknown = exc
+    index = build_index_view((), errors, only if only is not None else player, rows=seats)
+    _write(out / "index.html", "index.html.j2", title=index.title, ix=index)
+    if unknown is not None:
+        raise unknown
+    players = build_players_view(only=only, rows=seats)
+    _write(out / "players.html", "players.html.j2", **_players_context(players))
     written += [str(out / "players.html"), str(out / "index.html")]
-    return ReportResult(tuple(written), tuple(errors), len(games))
+    return ReportResult(tuple(written), tuple(errors), games, worst)
 
 
 def _game_page(name: str, facts: GameFacts, index_href: str | None = None) -> str:
@@ -245,3 +323,170 @@ def iter_facts(paths: Iterable[str], rules: str = "auto") -> Iterator[GameFacts]
     """The facts of every log under ``paths``; raises MjauditError at the first bad one."""
     for loc in iter_locators(paths):
         yield _locator_facts(loc, rules, DEFAULT_MAX_INPUT)
+
+
+# ---- a folder report: games in worker processes, pages from small rows -----------
+
+# Like ``audit -j 0``: a pool only when there is more than one batch of 16 inputs;
+# a few games are done before the workers would have started.
+POOL_THRESHOLD = 16
+
+
+@dataclass(frozen=True, slots=True)
+class GameRows:
+    """One input's share of a folder report, as a worker gives it back.
+
+    Its page is already on disk: what travels back is small and picklable (the
+    per-seat rows of reports.stats, from which the index and the players page are
+    made), never the game's facts. ``worst`` is the highest severity rank of the
+    game's findings (-1: none).
+    """
+
+    name: str
+    page: str | None = None
+    seats: tuple[SeatGame, ...] = ()
+    worst: int = -1
+    error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Task:
+    loc: Locator
+    page: str
+    out: str
+    rules: str
+    max_size: int
+    lang: str  # the pages' language, which a worker started by a forkserver would not know
+
+
+def report_game(task: _Task) -> GameRows:
+    """One input of a folder report, read to written, in a worker or in this process.
+
+    Every failure of the input (reading, parsing, auditing, rendering) is its
+    row's ``error``; a page that cannot be written (OSError) stops the run.
+    """
+    name = task.loc.name
+    try:
+        with language(task.lang):  # the facts hold words of the page's language too
+            facts = _locator_facts(task.loc, task.rules, task.max_size)
+            html = _game_page(name, facts, index_href="index.html")
+            try:
+                seats = seat_games(facts, task.page)
+            except Exception as exc:  # a bug in the statistics
+                raise MjauditError(failure(name, "rendering", exc)) from None
+    except MjauditError as exc:
+        return GameRows(name, error=str(exc))
+    (Path(task.out) / task.page).write_text(html, encoding="utf-8")
+    return GameRows(name, task.page, seats, _worst(facts.findings))
+
+
+def report_games(
+    paths: Iterable[str], out: Path, rules: str, max_size: int, jobs: int
+) -> Iterator[GameRows]:
+    """Report every log under ``paths`` into ``out``; rows come in input order.
+
+    Page names are given here, in input order, before any game is reported, so
+    that ``-j N`` writes the same pages under the same names as ``-j 1``.
+    """
+    used: set[str] = set()
+    tasks: Iterator[_Task] = (
+        _Task(loc, _page_name(loc.name, used), str(out), rules, max_size, current())
+        for loc in iter_locators(paths, max_size=max_size)
+    )
+    if jobs == 0:
+        first = list(islice(tasks, POOL_THRESHOLD + 1))
+        jobs = available_cpus() if len(first) > POOL_THRESHOLD else 1
+        tasks = chain(first, tasks)
+    if jobs <= 1:
+        for task in tasks:
+            yield report_game(task)
+        return
+    yield from _in_workers(tasks, jobs, window=4 * jobs)
+
+
+def _in_workers(tasks: Iterator[_Task], jobs: int, window: int) -> Iterator[GameRows]:
+    """At most ``window`` games in flight in a pool of ``jobs`` workers, in input order."""
+    from collections import deque
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    from analyzer.runs.batch import process_pool
+
+    # Workers forked from here share the chart machinery instead of each importing it.
+    prepare_charts()
+    make = process_pool(jobs)
+    pool = make()
+    pending: deque[tuple[_Task, Future[GameRows]]] = deque()
+    try:
+        while True:
+            while len(pending) < window and (task := next(tasks, None)) is not None:
+                pending.append((task, pool.submit(report_game, task)))
+            if not pending:
+                return
+            task, future = pending[0]
+            try:
+                rows = future.result()
+            except BrokenProcessPool:
+                # A worker died, and every game in flight went with its pool: each is
+                # reported again alone, so that only the game that kills a worker is lost.
+                again = [t for t, _ in pending]
+                pending.clear()
+                pool.shutdown(wait=True)
+                for t in again:
+                    yield _alone(make, t)
+                pool = make()
+                continue
+            except OSError:
+                raise
+            except Exception as exc:  # the row could not travel back: this game only
+                rows = GameRows(task.loc.name, error=failure(task.loc.name, "reporting", exc))
+            pending.popleft()
+            yield rows
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _alone(make: Callable[[], Executor], task: _Task) -> GameRows:
+    from concurrent.futures.process import BrokenProcessPool
+
+    pool = make()
+    try:
+        return pool.submit(report_game, task).result()
+    except BrokenProcessPool:
+        name = task.loc.name
+        return GameRows(name, error=f"{name}: not reported: its worker process died on it")
+    finally:
+        pool.shutdown(wait=True)
+
+
+def _folded(name: str) -> str:
+    return unicodedata.normalize("NFKC", name)
+
+
+def resolve_player(player: str, seats: Sequence[SeatGame]) -> str:
+    """The name of the games that ``player`` means (raises :class:`UnknownPlayer`).
+
+    Names are compared after Unicode NFKC normalisation, so ``HATANO!`` finds
+    ``HATANO！`` (a full-width exclamation mark). A name that matches nobody is
+    answered with the nearest names (difflib), compared without case too.
+    """
+    names = sorted({g.name for g in seats})
+    if player in names:
+        return player
+    wanted = _folded(player)
+    same = [n for n in names if _folded(n) == wanted]
+    if len(same) == 1:
+        return same[0]
+    if same:
+        listed = ", ".join(repr(n) for n in same)
+        raise UnknownPlayer(f"--player {player!r} matches several players: {listed}", tuple(same))
+    keys: dict[str, str] = {}
+    for n in names:
+        keys.setdefault(_folded(n).casefold(), n)
+    near = difflib.get_close_matches(wanted.casefold(), list(keys), n=3, cutoff=0.6)
+    suggestions = tuple(keys[k] for k in near)
+    games = len({(g.page, g.game_id) for g in seats})
+    msg = f"--player {player!r}: no player of that name in {games} game{'s' * (games != 1)}"
+    if suggestions:
+        msg += "; nearest: " + ", ".join(repr(s) for s in suggestions)
+    raise UnknownPlayer(msg, suggestions)

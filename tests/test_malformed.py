@@ -209,7 +209,7 @@ def test_a_seat_with_14_tiles_at_a_draw_is_one_inconsistent_hand(
         code, _, err = _run(capsys, *argv)
         assert code == 0 and err == ""
     code, _, err = _run(capsys, "report", str(path), "-o", str(tmp_path / "r.html"))
-    assert code == 0 and "Traceback" not in err
+    assert code == 1 and "Traceback" not in err  # its exit code is audit's: an error finding
 
 
 def test_the_hand_after_an_impossible_draw_is_still_audited() -> None:
