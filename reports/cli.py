@@ -7,6 +7,7 @@ still processed and reported).
 
 from __future__ import annotations
 
+import datetime
 import gc
 import json
 import sqlite3
@@ -658,6 +659,24 @@ def compact(store: str, repair: bool, lock_wait: float) -> None:
     default=None,
     help="Games done on stderr (default: when it is a terminal).",
 )
+@click.option(
+    "--seat",
+    type=click.IntRange(0, 3),
+    default=None,
+    help="One game: review it from this seat (its turns: shanten, ukeire, efficiency "
+    "notes). --player NAME does the same for one game.",
+)
+@click.option("--lang", type=click.Choice(["en", "ja"]), default="en", show_default=True,
+              help="The pages' language: labels, yaku and winds.")  # fmt: skip
+@click.option("--since", default=None, type=click.DateTime(["%Y-%m-%d"]),
+              help="Statistics and index: games from this day (YYYY-MM-DD).")  # fmt: skip
+@click.option("--until", default=None, type=click.DateTime(["%Y-%m-%d"]),
+              help="Statistics and index: games up to this day, included.")  # fmt: skip
+@click.option("--lobby", "lobbies", multiple=True, metavar="NAME",
+              help="Statistics and index: games under this rules preset, room (houou, jade) "
+              "or kind of room (ranked, friendly); repeat for several.")  # fmt: skip
+@click.option("--min-games", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Players page: players with at least this many games.")  # fmt: skip
 @_max_input_option
 def report(
     paths: tuple[str, ...],
@@ -667,6 +686,12 @@ def report(
     fail_on: str,
     jobs: int,
     progress: bool | None,
+    seat: int | None,
+    lang: str,
+    since: datetime.datetime | None,
+    until: datetime.datetime | None,
+    lobbies: tuple[str, ...],
+    min_games: int,
     max_input_size: int,
 ) -> None:
     """Write self-contained HTML: one game file gives one page at OUT; several files,
@@ -675,17 +700,25 @@ def report(
     at or above --fail-on, 2 when an input could not be read (the others are still
     reported) or --player names nobody.
 
-    Example: mjaudit report games/ -o site/ -j 4 --player Aoi
+    One game with --seat N or --player NAME is reviewed from that seat. --lang ja
+    writes the pages in Japanese.
+
+    Example: mjaudit report games/ -o site/ -j 4 --player Aoi --since 2024-01-01
     """
     from reports.html import UnknownPlayer, write_report
+    from reports.i18n import language
 
     bar = _GameProgress() if (sys.stderr.isatty() if progress is None else progress) else None
     try:
         try:
-            result = write_report(
-                paths, out, player=player, rules=rules, max_input_size=max_input_size,
-                jobs=jobs, on_game=bar.step if bar is not None else None,
-            )  # fmt: skip
+            with language(lang):
+                result = write_report(
+                    paths, out, player=player, rules=rules, max_input_size=max_input_size,
+                    jobs=jobs, on_game=bar.step if bar is not None else None, seat=seat,
+                    since=since.date().isoformat() if since else None,
+                    until=until.date().isoformat() if until else None,
+                    lobbies=lobbies, min_games=min_games,
+                )  # fmt: skip
         finally:
             if bar is not None:
                 bar.close()

@@ -45,7 +45,7 @@ from parsers.containers import (
 )
 from reports.charts import SEAT_COLOURS, prepare_charts
 from reports.i18n import current, gettext, language
-from reports.stats import SeatGame, seat_games
+from reports.stats import SeatGame, seat_games, select_rows
 from reports.tiles_svg import sprite
 from reports.views import GameView, build_game_view
 from reports.views_facts import GameFacts, collect_game
@@ -171,23 +171,46 @@ class UnknownPlayer(MjauditError):
 
 
 def collect_path(
-    path: str, rules_spec: str = "auto", max_size: int = DEFAULT_MAX_INPUT
+    path: str,
+    rules_spec: str = "auto",
+    max_size: int = DEFAULT_MAX_INPUT,
+    seat: int | None = None,
+    player: str | None = None,
 ) -> GameFacts:
     """Load, replay and audit one log for the report (raises MjauditError).
 
-    ``path`` is a file, ``-``, or a container that holds one log.
+    ``path`` is a file, ``-``, or a container that holds one log. With ``seat``, or
+    ``player`` (a name, matched as :func:`resolve_player` does), the game is reviewed
+    from that seat (:func:`reports.views_facts.collect_game`).
     """
     log = load_single(path, max_size)
-    return _facts(log.path, lambda: log, rules_spec)
+    if player is not None:
+        seat = _seat_of(player, log)
+    return _facts(log.path, lambda: log, rules_spec, seat)
 
 
-def _facts(name: str, load_log: Callable[[], GameLog], rules_spec: str) -> GameFacts:
+def _seat_of(player: str, log: GameLog) -> int:
+    """The seat of ``player`` in ``log`` (raises :class:`UnknownPlayer`)."""
+    names = [p.name for p in log.start.players[: log.start.rules_hint.players]]
+    name = match_player(player, names, 1)
+    seats = [s for s, n in enumerate(names) if n == name]
+    if len(seats) > 1:
+        raise UnknownPlayer(f"--player {player!r} sits in seats {seats}: give one with --seat", ())
+    return seats[0]
+
+
+def _facts(
+    name: str, load_log: Callable[[], GameLog], rules_spec: str, seat: int | None = None
+) -> GameFacts:
     """A game's facts inside one guard: every failure is one MjauditError naming it."""
     step = "reading"
     try:
         log = load_log()
         step = "auditing"
-        return collect_game(log, resolve_rules(log, rules_spec))
+        rules = resolve_rules(log, rules_spec)
+        if seat is not None and not 0 <= seat < rules.players:
+            raise MjauditError(f"{name}: --seat {seat}: a {rules.players}-player game")
+        return collect_game(log, rules, seat=seat)
     except RulesError as exc:  # a rules file's error names the file, not the log
         msg = str(exc)
         raise MjauditError(msg if msg.startswith(name) else f"{name}: {msg}") from None
@@ -242,6 +265,11 @@ def write_report(
     *,
     jobs: int = 1,
     on_game: Callable[[], None] | None = None,
+    seat: int | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    lobbies: Sequence[str] = (),
+    min_games: int = 1,
 ) -> ReportResult:
     """Write the HTML report of ``paths`` (files, folders, archives, databases) to ``out``.
 
@@ -259,12 +287,21 @@ def write_report(
     input, done or failed (progress). ``player`` is compared with the players' names
     after Unicode NFKC normalisation; a name that matches nobody raises
     :class:`UnknownPlayer` once the game pages and the index are written.
+
+    One game is reviewed from ``seat``, or from ``player``'s seat: its page shows
+    that seat's turns (shanten, ukeire, efficiency notes). A folder's statistics keep
+    the games from ``since`` to ``until`` (``YYYY-MM-DD``) in ``lobbies`` (rules
+    presets, rooms or kinds of room), and the players page the players with at least
+    ``min_games`` of them (reports.stats.select_rows); the index lists the games
+    kept; every game's page is written.
     """
     out = Path(out)
     if _single_file(paths):
         try:
-            facts = collect_path(paths[0], rules, max_input_size)
+            facts = collect_path(paths[0], rules, max_input_size, seat, player)
             html = _game_page(paths[0], facts)
+        except UnknownPlayer:
+            raise
         except MjauditError as exc:
             return ReportResult((), (str(exc),), 0)
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -296,11 +333,12 @@ def write_report(
             only = resolve_player(player, seats)
         except UnknownPlayer as exc:
             unknown = exc
-    index = build_index_view((), errors, only if only is not None else player, rows=seats)
+    kept = select_rows(seats, since=since, until=until, rules=tuple(lobbies) or None)
+    index = build_index_view((), errors, only if only is not None else player, rows=kept)
     _write(out / "index.html", "index.html.j2", title=index.title, ix=index)
     if unknown is not None:
         raise unknown
-    players = build_players_view(only=only, rows=seats)
+    players = build_players_view(only=only, rows=kept, min_games=min_games)
     _write(out / "players.html", "players.html.j2", **_players_context(players))
     written += [str(out / "players.html"), str(out / "index.html")]
     return ReportResult(tuple(written), tuple(errors), games, worst)
@@ -470,11 +508,16 @@ def resolve_player(player: str, seats: Sequence[SeatGame]) -> str:
     ``HATANO！`` (a full-width exclamation mark). A name that matches nobody is
     answered with the nearest names (difflib), compared without case too.
     """
-    names = sorted({g.name for g in seats})
+    games = len({(g.page, g.game_id) for g in seats})
+    return match_player(player, sorted({g.name for g in seats}), games)
+
+
+def match_player(player: str, names: Sequence[str], games: int) -> str:
+    """:func:`resolve_player` over ``names``, the players of ``games`` games."""
     if player in names:
         return player
     wanted = _folded(player)
-    same = [n for n in names if _folded(n) == wanted]
+    same = sorted({n for n in names if _folded(n) == wanted})
     if len(same) == 1:
         return same[0]
     if same:
@@ -485,7 +528,6 @@ def resolve_player(player: str, seats: Sequence[SeatGame]) -> str:
         keys.setdefault(_folded(n).casefold(), n)
     near = difflib.get_close_matches(wanted.casefold(), list(keys), n=3, cutoff=0.6)
     suggestions = tuple(keys[k] for k in near)
-    games = len({(g.page, g.game_id) for g in seats})
     msg = f"--player {player!r}: no player of that name in {games} game{'s' * (games != 1)}"
     if suggestions:
         msg += "; nearest: " + ", ".join(repr(s) for s in suggestions)

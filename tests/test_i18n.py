@@ -80,3 +80,10 @@ def test_a_game_page_in_japanese() -> None:
     assert words == {"step": "手順", "waits": "待ち", "furiten": "フリテン"}
     # The language is the page's only: English again afterwards.
     assert _page("en") == english
+
+
+def test_the_command_line_offers_every_language() -> None:
+    from reports.cli import report
+
+    lang = next(p for p in report.params if p.name == "lang")
+    assert tuple(lang.type.choices) == i18n.LANGS  # type: ignore[attr-defined]

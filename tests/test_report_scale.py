@@ -272,3 +272,32 @@ def test_pages_made_by_workers_are_in_the_language_of_the_run(tmp_path: Path) ->
     assert _pages(tmp_path / "two") == pages
     assert pages["g00.xml.html"] != _pages(tmp_path / "en")["g00.xml.html"]
     assert 'lang="ja"' in pages["g00.xml.html"].decode("utf-8")
+
+
+def test_the_statistics_filters_on_the_command_line(tmp_path: Path) -> None:
+    """--since/--until/--lobby keep the games in the index and the statistics;
+    --min-games keeps the players with that many; every game still has its page."""
+    from reports.cli import main
+    from tests.conftest import TENHOU_XML
+
+    names = ("2008092000gm-0009-0000-10db094d.xml", "2009060321gm-00b9-0000-75b25bcf.xml")
+    if not all((TENHOU_XML / n).exists() for n in names):
+        pytest.skip(f"corpus not available at {TENHOU_XML}")
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    for n in names:
+        (logs / n).write_bytes((TENHOU_XML / n).read_bytes())
+    site = tmp_path / "site"
+    args = ["report", str(logs), "-o", str(site), "-j", "1", "--fail-on", "never"]
+    assert main([*args, "--since", "2009-01-01"]) == 0
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "2009-06-03" in index and "2008-09-20" not in index
+    assert len(list(site.glob("2*.html"))) == 2  # both pages are written
+    assert main([*args, "--until", "2008-12-31"]) == 0
+    index = (site / "index.html").read_text(encoding="utf-8")
+    assert "2008-09-20" in index and "2009-06-03" not in index
+    assert main([*args, "--lobby", "nosuchroom"]) == 0
+    assert "2008-09-20" not in (site / "index.html").read_text(encoding="utf-8")
+    assert main([*args, "--min-games", "2"]) == 0
+    players = (site / "players.html").read_text(encoding="utf-8")
+    assert 'id="overview"' not in players  # nobody played both games

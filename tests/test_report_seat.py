@@ -6,6 +6,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from analyzer.checks.audit import resolve_rules
 from mjaudit.events import DeclareMeld, DrawTile, RoundStart
 from mjaudit.melds import MeldKind
@@ -71,3 +73,25 @@ def test_without_a_seat_the_page_has_no_turn_notes() -> None:
         assert isinstance(notes, list)
         assert all(n[1] not in ("turn", "efficiency") for n in notes)
     assert ' me" data-seat' not in page
+
+
+def test_report_from_a_seat_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reports.cli import main
+
+    game = str(ROOT / "sample_logs" / "clean_game.xml")
+    log = load(game)
+    name = log.start.players[2].name
+    by_seat, by_name = tmp_path / "seat.html", tmp_path / "name.html"
+    assert main(["report", game, "-o", str(by_seat), "--seat", "2"]) == 0
+    assert main(["report", game, "-o", str(by_name), "--player", name]) == 0
+    page = by_seat.read_text(encoding="utf-8")
+    assert page == by_name.read_text(encoding="utf-8")
+    assert ('me" data-seat="2"' in page and '"efficiency"' in page) or '"turn"' in page
+    capsys.readouterr()
+    assert main(["report", game, "-o", str(tmp_path / "x.html"), "--player", name + "x"]) == 2
+    err = capsys.readouterr().err
+    assert "no player of that name" in err and repr(name) in err
+    assert main(["report", game, "-o", str(tmp_path / "y.html"), "--lang", "ja"]) == 0
+    assert '<html lang="ja">' in (tmp_path / "y.html").read_text(encoding="utf-8")
