@@ -5,14 +5,16 @@ text kept as text (smaller and searchable), and every id prefixed with the chart
 own name so that several charts on one page never share an id.
 
 Cheap enough to draw one per game page (benchmarks/bench_report.py, docs/scale.md):
-matplotlib is imported on the first chart (0.6 s, which commands that draw no
-chart do not pay); each process draws every chart of a size on one figure, taking
-the last chart's lines and legend off its axes rather than clearing them (which
-makes every tick anew) (:func:`prepare_charts` imports and builds it before a
-folder report forks its workers, which then share it); and the margins are fixed,
-with room for the legend estimated from its labels, instead of a tight layout,
-which measured every text in a drawing pass of its own and was half of a chart's
-cost. A chart drawn on a used figure is the chart drawn on a new one (tested).
+matplotlib draws the data only (the lines, one scatter per kind of marker, the grid
+as one artist, the axes) and the texts (tick labels, the axis label, the legend) are
+written into the SVG here, at the places the axes' transform gives: laying out text
+was most of what a chart cost. matplotlib is imported on the first chart (0.6 s,
+which commands that draw no chart do not pay); each process draws every chart of a
+size on one figure, taking the last chart's artists off its axes rather than
+clearing them (:func:`prepare_charts` builds it before a folder report forks its
+workers, which then share it); the margins are fixed, with room for the legend
+estimated from its labels. A chart drawn on a used figure is the chart drawn on a
+new one (tested).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import io
 import re
 import unicodedata
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -101,7 +103,7 @@ def _reset(ax: Axes) -> None:
     Cheaper than clearing the axes, which makes every tick and spine anew: what a
     chart sets (ticks, limits, grid, spines) it sets every time.
     """
-    for artist in list(ax.lines):
+    for artist in [*ax.lines, *ax.collections]:
         artist.remove()
     legend = ax.get_legend()
     if legend is not None:
@@ -185,7 +187,13 @@ def line_chart(
     height: float = 3.2,
     zero_line: bool = False,
 ) -> Markup:
-    """One line per series over ``labels`` (the x ticks), with optional markers."""
+    """One line per series over ``labels`` (the x ticks), with optional markers.
+
+    matplotlib draws the data (lines, markers, grid, axes); the texts (tick labels,
+    the axis label, the legend) are written into the SVG here, at the places the
+    axes' transform gives. Laying out text is most of what matplotlib would spend on
+    a chart (docs/scale.md), and the browser draws the text with its own fonts anyway.
+    """
     # Text stays text in the SVG (the browser picks the font), so glyphs missing
     # from matplotlib's own font only affect its layout estimate: not worth a warning.
     with _styled(), warnings.catch_warnings():
@@ -200,50 +208,134 @@ def line_chart(
                 linewidth=1.8,
                 label=title,
             )
-        for k, m in enumerate(markers):
-            shape, size, _ = _MARKERS[m.kind]
-            (artist,) = ax.plot(
-                [m.x],
-                [m.y],
+        # One artist per kind of marker, coloured point by point; each point gets its
+        # tooltip below.
+        groups: dict[str, list[Marker]] = {}
+        for m in markers:
+            groups.setdefault(m.kind, []).append(m)
+        for k, (kind, points) in enumerate(groups.items()):
+            shape, size, _ = _MARKERS[kind]
+            dots = ax.scatter(
+                [m.x for m in points],
+                [m.y for m in points],
+                s=size * size,
                 marker=shape,
-                markersize=size,
-                linestyle="none",
-                color=colours[m.series % len(colours)],
-                markeredgecolor="#222222",
-                markeredgewidth=0.6,
+                c=[colours[m.series % len(colours)] for m in points],
+                edgecolors="#222222",
+                linewidths=0.6,
+                zorder=3,
                 label="_nolegend_",
             )
-            artist.set_gid(f"mk{k}")
-        if zero_line:
-            ax.axhline(0, color="#999999", linewidth=0.8)
-        step = max(1, -(-len(labels) // 12))
-        ax.set_xticks(xs[::step], [labels[i] for i in xs[::step]], rotation=0)
+            dots.set_gid(f"mk{k}")
         ax.set_xlim(-0.3, max(len(labels) - 0.7, 0.7))
-        if ylabel:
-            ax.set_ylabel(ylabel)
-        ax.grid(True, axis="y", color="#dddddd", linewidth=0.6)
+        ax.relim()
+        ax.autoscale_view(scalex=False)
+        low, high = ax.get_ylim()
+        # A locator of its own: the axis's is the fixed, empty one the last chart set.
+        from matplotlib.ticker import AutoLocator
+
+        yticks = [v for v in AutoLocator().tick_values(low, high) if low <= v <= high]
+        # The grid: one artist, its segments parted by NaN (an axhline each costs more).
+        left, right = ax.get_xlim()
+        nan = float("nan")
+        grid_x = [x for _ in yticks for x in (left, right, nan)]
+        grid_y = [y for v in yticks for y in (v, v, nan)]
+        ax.plot(grid_x, grid_y, color="#dddddd", linewidth=0.6, zorder=0, label="_nolegend_")
+        if zero_line:
+            ax.plot([left, right], [0, 0], color="#999999", linewidth=0.8, label="_nolegend_")
+        ax.set_xlim(left, right)
+        ax.set_ylim(low, high)
+        ax.set_xticks([])
+        ax.set_yticks([])
         ax.spines["top"].set_visible(False)
         ax.spines["right"].set_visible(False)
-        handles: list[Any]
-        handles, names = ax.get_legend_handles_labels()
-        extra: list[Any] = [
-            ax.plot([], [], marker=_MARKERS[k][0], linestyle="none", color="#777777")[0]
-            for k in ("win", "deal-in", "riichi")
-            if markers and any(m.kind == k for m in markers)
-        ]
-        extra_names = [k for k in ("win", "deal-in", "riichi") if any(m.kind == k for m in markers)]
-        options: dict[str, Any] = {
-            "loc": "upper left",
-            "bbox_to_anchor": (1.0, 1.0),
-            "frameon": False,
-            "fontsize": 8.5,
-        }
-        shown = [_fitted(t) for t in list(names) + extra_names]
-        ax.legend(list(handles) + extra, shown, **options)
+        kinds = [k for k in ("win", "deal-in", "riichi") if any(m.kind == k for m in markers)]
+        shown = [_fitted(t) for t, _ in series] + kinds
         _place(fig, shown, width, height)
-        svg = _svg(fig, name)
-    text = str(svg)
-    for k, m in enumerate(markers):
-        gid = f'<g id="{name}-mk{k}">'
-        text = text.replace(gid, f"{gid}<title>{escape(m.label)}</title>", 1)
-    return Markup(text)
+        svg = str(_svg(fig, name))
+        to_svg = _svg_coordinates(fig, ax)
+        step = max(1, -(-len(labels) // 12))
+        texts = [
+            _text(*to_svg(x, low), labels[x], "middle", dy=11) for x in xs[::step]
+        ] + [_text(*to_svg(xs[0] - 0.3 if xs else -0.3, v), _number(v), "end", dx=-4, dy=3)
+             for v in yticks]  # fmt: skip
+        if ylabel:
+            x0, y0 = to_svg(-0.3, (low + high) / 2)
+            texts.append(
+                f'<text x="{x0 - 44:.1f}" y="{y0:.1f}" text-anchor="middle" '
+                f'transform="rotate(-90 {x0 - 44:.1f} {y0:.1f})">{escape(ylabel)}</text>'
+            )
+        box = ax.get_position()  # the axes, in fractions of the figure
+        corner = (box.x1 * width * 72.0, (1 - box.y1) * height * 72.0)
+        texts += _legend(corner, series, kinds, colours)
+    for k, points in enumerate(groups.values()):
+        svg = _titled(svg, f"{name}-mk{k}", [m.label for m in points])
+    style = 'font-family="sans-serif" font-size="9" fill="#444444"'
+    return Markup(svg.replace("</svg>", f"<g {style}>{''.join(texts)}</g></svg>", 1))
+
+
+def _svg_coordinates(fig: Figure, ax: Axes) -> Callable[[float, float], tuple[float, float]]:
+    """Data (x, y) to the SVG's own units (points from the top left)."""
+    scale = 72.0 / fig.dpi
+    height = fig.get_figheight() * 72.0
+    transform = ax.transData.transform
+
+    def to_svg(x: float, y: float) -> tuple[float, float]:
+        px, py = transform((x, y))
+        return float(px) * scale, height - float(py) * scale
+
+    return to_svg
+
+
+def _text(x: float, y: float, text: str, anchor: str, dx: float = 0, dy: float = 0) -> str:
+    return f'<text x="{x + dx:.1f}" y="{y + dy:.1f}" text-anchor="{anchor}">{escape(text)}</text>'
+
+
+def _number(v: float) -> str:
+    return f"{v:,.0f}".replace(",", "") if float(v).is_integer() else f"{v:g}"
+
+
+def _legend(
+    at: tuple[float, float],
+    series: Sequence[tuple[str, Sequence[float]]],
+    kinds: Sequence[str],
+    colours: Sequence[str],
+) -> list[str]:
+    """The legend right of the axes: a line (or a marker's shape) and a name per row."""
+    x, y = at[0] + 12, at[1] + 8
+    rows: list[str] = []
+    row = _LEGEND_FONT * 1.4
+    for k, (title, _) in enumerate(series):
+        colour = colours[k % len(colours)]
+        rows.append(
+            f'<line x1="{x:.1f}" y1="{y - 3:.1f}" x2="{x + 16:.1f}" y2="{y - 3:.1f}" '
+            f'stroke="{colour}" stroke-width="1.8"/>'
+        )
+        rows.append(_text(x + 22, y, _fitted(title), "start"))
+        y += row
+    for kind in kinds:
+        rows.append(
+            f'<text x="{x + 8:.1f}" y="{y:.1f}" text-anchor="middle">{_GLYPHS[kind]}</text>'
+        )
+        rows.append(_text(x + 22, y, kind, "start"))
+        y += row
+    return rows
+
+
+_GLYPHS = {"win": "▲", "deal-in": "▼", "riichi": "◆"}
+_POINT = re.compile(r"<(?:use|path) [^>]*/>")  # one element a point
+
+
+def _titled(svg: str, gid: str, titles: Sequence[str]) -> str:
+    """Give each point of the marker group ``gid`` its own tooltip, in point order."""
+    start = svg.find(f'<g id="{gid}">')
+    if start < 0:
+        return svg
+    end = svg.find("</g>", start)
+    inner = iter(titles)
+
+    def wrap(m: re.Match[str]) -> str:
+        title = next(inner, None)
+        return m.group(0) if title is None else f"<g><title>{escape(title)}</title>{m.group(0)}</g>"
+
+    return svg[:start] + _POINT.sub(wrap, svg[start:end]) + svg[end:]
