@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -442,4 +444,43 @@ def test_a_note_naming_an_untrusted_player_is_text(browser: DevTools, tmp_path: 
     assert browser.evaluate("document.querySelectorAll('.notes script').length") == 0
     browser.drain()
     assert "Page.javascriptDialogOpening" not in [e.get("method") for e in browser.events]
+    assert _errors(browser) == []
+
+
+def test_the_seat_view_shows_each_turn_and_the_keys_visit_its_notes(
+    browser: DevTools, tmp_path: Path
+) -> None:
+    """Reviewed from a seat: at each own turn the board says the seat's shanten and
+    the best discards; n visits the efficiency notes (and findings), not every turn."""
+    log = load(str(SAMPLES / "clean_game.xml"))
+    seat = 1
+    facts = collect_game(log, resolve_rules(log, "auto"), seat=seat)
+    page = tmp_path / "seat.html"
+    page.write_text(render_game(build_game_view(facts)), encoding="utf-8")
+    # The first turn of the seat, its draw's step: the turn note is shown there.
+    steps = {index: (r, k) for r, b in enumerate(facts.boards) for k, index in enumerate(b.events)}
+    _, begun = min(facts.turns)
+    r, k = steps[begun]
+    _open(browser, page, f"#r{r}s{k}")
+    assert browser.evaluate("document.querySelector('#board-0 .seat').dataset.seat") == str(seat)
+    board = _board_at(browser, r)
+    name = facts.names[seat]
+    assert f"{name}: " in board["notes"] and "best discard" in board["notes"]
+    # n visits the efficiency notes and the findings, in board order, not the turns.
+    text = page.read_text(encoding="utf-8")
+    datas = re.findall(r'<script type="application/json" class="frames">(.*?)</script>', text, re.S)
+    visited = [
+        (r, n[0], n[1])
+        for r, data in enumerate(datas)
+        for n in sorted(json.loads(data)["notes"], key=lambda n: n[0])
+        if n[1] != "turn"
+    ]
+    assert any(kind == "efficiency" for _, _, kind in visited)
+    browser.evaluate("location.hash = '#r0s0'")
+    browser.drain(0.2)
+    for r1, k1, kind in visited[:4]:
+        browser.key("n", 78)
+        assert browser.evaluate("location.hash") == f"#r{r1}s{k1}"
+        shown = _board_at(browser, r1)["notes"]
+        assert ("leaves" in shown) if kind == "efficiency" else (kind in shown)
     assert _errors(browser) == []
