@@ -5,10 +5,10 @@ text kept as text (smaller and searchable), and every id prefixed with the chart
 own name so that several charts on one page never share an id.
 
 Cheap enough to draw one per game page (benchmarks/bench_report.py, docs/scale.md):
-matplotlib draws the data only (the lines, one scatter per kind of marker, the grid
-as one artist, the axes) and the texts (tick labels, the axis label, the legend) are
-written into the SVG here, at the places the axes' transform gives: laying out text
-was most of what a chart cost. matplotlib is imported on the first chart (0.6 s,
+matplotlib draws the lines, the grid (one artist) and the axes; the markers and the
+texts (tick labels, the axis label, the legend) are written into the SVG here, at the
+places the axes' transform gives: laying out text, and an artist per marker, were
+most of what a chart cost. matplotlib is imported on the first chart (0.6 s,
 which commands that draw no chart do not pay); each process draws every chart of a
 size on one figure, taking the last chart's artists off its axes rather than
 clearing them (:func:`prepare_charts` builds it before a folder report forks its
@@ -25,7 +25,7 @@ import unicodedata
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
 
@@ -36,16 +36,6 @@ if TYPE_CHECKING:
 __all__ = ["SEAT_COLOURS", "Marker", "line_chart", "prepare_charts"]
 
 SEAT_COLOURS = ("#d04a3c", "#2f6fc0", "#2d9a5b", "#9a5bc0")
-_STYLE: dict[str, Any] = {
-    "svg.hashsalt": "mjaudit",
-    "svg.fonttype": "none",
-    "font.family": "sans-serif",
-    "font.size": 9.0,
-    "axes.edgecolor": "#888888",
-    "axes.labelcolor": "#333333",
-    "xtick.color": "#444444",
-    "ytick.color": "#444444",
-}
 _ID = re.compile(r'(id="|url\(#|href="#)([A-Za-z_][\w.-]*)')
 _DEF = re.compile(r' id="([^"]*)"')
 _REF = re.compile(r'(?:url\(#|href="#)([A-Za-z_][\w.-]*)')
@@ -65,7 +55,7 @@ class Marker:
 _MARKERS = {
     "win": ("^", 8.0, "win"),
     "deal-in": ("v", 8.0, "deal-in"),
-    "riichi": ("D", 4.5, "riichi"),
+    "riichi": ("D", 6.0, "riichi"),
 }
 
 
@@ -74,14 +64,7 @@ _FIGURES: dict[tuple[float, float], tuple[Figure, Axes]] = {}
 
 def prepare_charts() -> None:
     """Import matplotlib and build the usual figures now (before forking workers)."""
-    with _styled():
-        _figure(8.0, 3.2)
-
-
-def _styled() -> Any:
-    import matplotlib
-
-    return matplotlib.rc_context(rc=cast(Any, _STYLE))
+    _figure(8.0, 3.2)
 
 
 def _figure(width: float, height: float) -> tuple[Figure, Axes]:
@@ -91,7 +74,13 @@ def _figure(width: float, height: float) -> tuple[Figure, Axes]:
         from matplotlib.figure import Figure
 
         fig = Figure(figsize=(width, height))
-        got = _FIGURES[width, height] = (fig, fig.add_subplot())
+        ax = fig.add_subplot()
+        # The style is set on the figure itself, not through matplotlib's rcParams: a
+        # chart changes no global state (and an rc_context per chart cost more than
+        # the drawing). Ids are numbered in _svg, so no hash salt is needed either.
+        for spine in ax.spines.values():
+            spine.set_edgecolor("#888888")
+        got = _FIGURES[width, height] = (fig, ax)
     else:
         _reset(got[1])
     return got
@@ -103,12 +92,8 @@ def _reset(ax: Axes) -> None:
     Cheaper than clearing the axes, which makes every tick and spine anew: what a
     chart sets (ticks, limits, grid, spines) it sets every time.
     """
-    for artist in [*ax.lines, *ax.collections]:
+    for artist in list(ax.lines):
         artist.remove()
-    legend = ax.get_legend()
-    if legend is not None:
-        legend.remove()
-    ax.set_ylabel("")
     ax.relim()
     ax.set_autoscaley_on(True)
 
@@ -165,11 +150,14 @@ def _svg(fig: Figure, name: str) -> Markup:
     text = re.sub(r' xmlns(:\w+)?="[^"]*"', "", text)
     text = text.replace("xlink:href=", "href=")
     used = set(_REF.findall(text))
-    # Ids nobody refers to are dropped (smaller pages); the rest are namespaced.
-    text = _DEF.sub(
-        lambda m: m.group(0) if m.group(1) in used or m.group(1).startswith("mk") else "", text
+    # Ids nobody refers to are dropped (smaller pages); the rest are numbered in order
+    # of appearance under the chart's name (matplotlib's own are hashes, which vary
+    # from process to process without a fixed salt).
+    text = _DEF.sub(lambda m: m.group(0) if m.group(1) in used else "", text)
+    numbers: dict[str, int] = {}
+    text = _ID.sub(
+        lambda m: f"{m.group(1)}{name}-{numbers.setdefault(m.group(2), len(numbers))}", text
     )
-    text = _ID.sub(lambda m: f"{m.group(1)}{name}-{m.group(2)}", text)
     # Scale with the page: drop the fixed size, keep the viewBox.
     text = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r"<svg\1", text, count=1)
     text = text.replace("<svg", f'<svg class="chart" role="img" aria-label="{name}"', 1)
@@ -196,7 +184,7 @@ def line_chart(
     """
     # Text stays text in the SVG (the browser picks the font), so glyphs missing
     # from matplotlib's own font only affect its layout estimate: not worth a warning.
-    with _styled(), warnings.catch_warnings():
+    with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
         fig, ax = _figure(width, height)
         xs = list(range(len(labels)))
@@ -208,25 +196,6 @@ def line_chart(
                 linewidth=1.8,
                 label=title,
             )
-        # One artist per kind of marker, coloured point by point; each point gets its
-        # tooltip below.
-        groups: dict[str, list[Marker]] = {}
-        for m in markers:
-            groups.setdefault(m.kind, []).append(m)
-        for k, (kind, points) in enumerate(groups.items()):
-            shape, size, _ = _MARKERS[kind]
-            dots = ax.scatter(
-                [m.x for m in points],
-                [m.y for m in points],
-                s=size * size,
-                marker=shape,
-                c=[colours[m.series % len(colours)] for m in points],
-                edgecolors="#222222",
-                linewidths=0.6,
-                zorder=3,
-                label="_nolegend_",
-            )
-            dots.set_gid(f"mk{k}")
         ax.set_xlim(-0.3, max(len(labels) - 0.7, 0.7))
         ax.relim()
         ax.autoscale_view(scalex=False)
@@ -268,10 +237,26 @@ def line_chart(
         box = ax.get_position()  # the axes, in fractions of the figure
         corner = (box.x1 * width * 72.0, (1 - box.y1) * height * 72.0)
         texts += _legend(corner, series, kinds, colours)
-    for k, points in enumerate(groups.values()):
-        svg = _titled(svg, f"{name}-mk{k}", [m.label for m in points])
+        dots = "".join(_marker(*to_svg(m.x, m.y), m, colours) for m in markers)
     style = 'font-family="sans-serif" font-size="9" fill="#444444"'
-    return Markup(svg.replace("</svg>", f"<g {style}>{''.join(texts)}</g></svg>", 1))
+    return Markup(svg.replace("</svg>", f"<g>{dots}</g><g {style}>{''.join(texts)}</g></svg>", 1))
+
+
+def _marker(x: float, y: float, m: Marker, colours: Sequence[str]) -> str:
+    """One marker, its tooltip its label: a triangle up (win) or down (deal-in), a
+    diamond (riichi), drawn here like the texts (an artist each would cost more)."""
+    r = _MARKERS[m.kind][1] / 2
+    if m.kind == "win":
+        d = f"M{x:.1f} {y - r:.1f}L{x + r:.1f} {y + r * 0.8:.1f}L{x - r:.1f} {y + r * 0.8:.1f}Z"
+    elif m.kind == "deal-in":
+        d = f"M{x:.1f} {y + r:.1f}L{x + r:.1f} {y - r * 0.8:.1f}L{x - r:.1f} {y - r * 0.8:.1f}Z"
+    else:
+        d = f"M{x:.1f} {y - r:.1f}L{x + r:.1f} {y:.1f}L{x:.1f} {y + r:.1f}L{x - r:.1f} {y:.1f}Z"
+    colour = colours[m.series % len(colours)]
+    return (
+        f'<path d="{d}" fill="{colour}" stroke="#222222" stroke-width="0.6">'
+        f"<title>{escape(m.label)}</title></path>"
+    )
 
 
 def _svg_coordinates(fig: Figure, ax: Axes) -> Callable[[float, float], tuple[float, float]]:
@@ -323,19 +308,3 @@ def _legend(
 
 
 _GLYPHS = {"win": "▲", "deal-in": "▼", "riichi": "◆"}
-_POINT = re.compile(r"<(?:use|path) [^>]*/>")  # one element a point
-
-
-def _titled(svg: str, gid: str, titles: Sequence[str]) -> str:
-    """Give each point of the marker group ``gid`` its own tooltip, in point order."""
-    start = svg.find(f'<g id="{gid}">')
-    if start < 0:
-        return svg
-    end = svg.find("</g>", start)
-    inner = iter(titles)
-
-    def wrap(m: re.Match[str]) -> str:
-        title = next(inner, None)
-        return m.group(0) if title is None else f"<g><title>{escape(title)}</title>{m.group(0)}</g>"
-
-    return svg[:start] + _POINT.sub(wrap, svg[start:end]) + svg[end:]

@@ -191,11 +191,24 @@ def sprite() -> Markup:
 
 def tile_html(tile: Tile | None, css: str = "") -> Markup:
     """One tile: ``<svg class="tile"><use href="#t5m"/></svg>``; extra classes in ``css``."""
-    cls = f"tile {css}".strip()
-    return Markup(
-        f'<svg class="{cls}" viewBox="0 0 {TILE_W} {TILE_H}" aria-hidden="true">'
-        f'<use href="#{face_id(tile)}"/></svg>'
-    )
+    return Markup(_tile_text(tile, css))
+
+
+# A tile's markup by (face, classes): a few hundred at most, and a page has thousands
+# of tiles.
+_TILE_TEXT: dict[tuple[str, str], str] = {}
+
+
+def _tile_text(tile: Tile | None, css: str) -> str:
+    face = face_id(tile)
+    found = _TILE_TEXT.get((face, css))
+    if found is None:
+        cls = f"tile {css}".strip()
+        found = _TILE_TEXT[face, css] = (
+            f'<svg class="{escape(cls)}" viewBox="0 0 {TILE_W} {TILE_H}" aria-hidden="true">'
+            f'<use href="#{face}"/></svg>'
+        )
+    return found
 
 
 def group_html(
@@ -210,7 +223,7 @@ def group_html(
     items = list(group)
     if text is None:
         text = to_mpsz([t for t in items if t is not None], sort=False)
-    parts = [tile_html(t, css[k] if css is not None else "") for k, t in enumerate(items)]
+    parts = [_tile_text(t, css[k] if css is not None else "") for k, t in enumerate(items)]
     label = escape(text)
     return Markup(
         f'<span class="tiles" role="img" aria-label="{label}" title="{label}">'
