@@ -42,6 +42,7 @@ COMPILED = [
 ]
 # The shared library that holds them all (``mjaudit_compiled__mypyc.*.so``).
 GROUP = "mjaudit_compiled"
+PACKAGES = ("mjaudit", "parsers", "analyzer", "reports")
 # What mypyc type-checks against, when pip builds in an isolated environment.
 BUILD_NEEDS = ["mypy>=1.8", "lxml>=4.9", "lxml-stubs>=0.5"]
 
@@ -69,12 +70,14 @@ def _building() -> bool:
 
 
 def _stale_extensions() -> list[Path]:
-    """Compiled modules a previous compiled build left beside the sources."""
-    found = list(ROOT.glob(f"{GROUP}__mypyc*"))
-    for source in COMPILED:
-        path = ROOT / source
-        found += path.parent.glob(f"{path.stem}.*.so")
-        found += path.parent.glob(f"{path.stem}.*.pyd")
+    """Extension modules an earlier compiled build left beside the sources.
+
+    The project has no native code of its own: every one of them is such a leftover.
+    """
+    found = list(ROOT.glob(f"{GROUP}__mypyc.*"))
+    for package in PACKAGES:
+        found += (ROOT / package).rglob("*.so")
+        found += (ROOT / package).rglob("*.pyd")
     return found
 
 
@@ -114,14 +117,15 @@ class OptionalBuildExt(build_ext):
 
 
 def _options() -> dict[str, Any]:
+    if _building():
+        # Whatever comes next, extension modules an earlier compiled build left beside
+        # the sources must go: Python would load them in place of the sources.
+        for path in _stale_extensions():
+            path.unlink()
     if not _wanted():
-        if _building():
-            # A plain install after a compiled one: Python would load the old
-            # extension modules left beside the sources in place of the sources.
-            for path in _stale_extensions():
-                path.unlink()
         return {}
     if not _building():
+        # Asked for the build requirements (pip's isolated build environment).
         return {"setup_requires": BUILD_NEEDS}
     return {"ext_modules": _mypyc_extensions(), "cmdclass": {"build_ext": OptionalBuildExt}}
 
