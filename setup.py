@@ -13,6 +13,7 @@ which build is running).
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -54,6 +55,8 @@ def _wanted() -> bool:
 
 
 def _warn(why: str) -> None:
+    # A failed compiler command is quoted whole (every flag): its name is enough.
+    why = re.sub(r"Command '\['([^']*)'[^]]*\]'", r"command '\1 ...'", why).rstrip(".")
     print(
         f"warning: mjaudit: the compiled build was not made ({why}); installing pure Python",
         file=sys.stderr,
