@@ -34,6 +34,7 @@ def build_info() -> str:
     compiled = compiled_modules()
     return f"compiled (mypyc): {len(compiled)} modules" if compiled else "pure Python"
 
+
 __all__ = [
     "PRESETS",
     "Finding",
