@@ -93,8 +93,11 @@ def _mypyc_extensions() -> list[Extension]:
         return []
     try:
         extensions: list[Extension] = mypycify(COMPILED, group_name=GROUP, opt_level="3")
-    except (Exception, SystemExit) as exc:  # mypyc exits on a type error
-        _warn(f"mypyc failed: {exc or 'type errors, shown above'}")
+    except SystemExit as exc:  # how mypyc stops on a type error, or a message
+        _warn(f"mypyc failed: {exc.code if isinstance(exc.code, str) else 'see the errors above'}")
+        return []
+    except Exception as exc:
+        _warn(f"mypyc failed: {type(exc).__name__}: {exc}")
         return []
     return extensions
 
