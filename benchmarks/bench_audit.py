@@ -13,7 +13,12 @@ installed package such as jansou; otherwise a run under ``PYTHONDONTWRITEBYTECOD
 peer that re-scores Tenhou logs: hand value and fu only) is not a dependency:
 install it to compare (``pip install jansou``).
 
-    python benchmarks/bench_audit.py [PATH] [--runs N] [--jobs J | --defaults]
+The build that runs is printed (``mjaudit --version``: compiled or pure Python).
+With a compiled build (README, ``MJAUDIT_COMPILE=1``), ``--pure`` also times the
+same checkout's pure sources (``run_pure.py``) in the same alternating rounds, and
+reports the compiled/pure CPU ratio round by round.
+
+    python benchmarks/bench_audit.py [PATH] [--runs N] [--jobs J | --defaults] [--pure]
 """
 
 from __future__ import annotations
@@ -50,6 +55,11 @@ def main() -> int:
         action="store_true",
         help="run each tool with its own default (mjaudit: a worker per CPU; jansou: one)",
     )
+    ap.add_argument(
+        "--pure",
+        action="store_true",
+        help="also time the pure sources of a compiled build (benchmarks/run_pure.py)",
+    )
     args = ap.parse_args()
     compile_project()
     files = logs_under(args.path)
@@ -60,12 +70,28 @@ def main() -> int:
     mine = [sys.executable, "-m", "mjaudit", "audit", "--format", "json", *jobs, args.path]
     peer_bin = shutil.which("jansou-validate")
     peer = [peer_bin, "-q", *jobs, str(Path(args.path) / "**" / "*.xml")] if peer_bin else None
+    build = subprocess.run(
+        [sys.executable, "-m", "mjaudit", "--version"], capture_output=True, text=True, check=True
+    ).stdout.splitlines()[-1]
+    print(f"mjaudit build: {build}")
+    run_pure = str(Path(__file__).with_name("run_pure.py"))
+    pure = [sys.executable, run_pure, *mine[3:]] if args.pure else None
+    pure_cpus: list[float] = []
+    mine_cpus: list[float] = []
     inf = float("inf")
     mine_wall = mine_cpu = peer_wall = peer_cpu = inf
     ratios: list[float] = []
+    pure_ratios: list[float] = []
+    pure_peer: list[float] = []
     for run in range(args.runs):
         cpus = {}
-        for tool in ("mine", "peer") if run % 2 == 0 else ("peer", "mine"):
+        order = ["mine", "peer", *(["pure"] if pure else [])]
+        for tool in order[run % len(order) :] + order[: run % len(order)]:
+            if tool == "pure" and pure is not None:
+                _, cpu, _ = _time(pure)
+                pure_cpus.append(cpu)
+                cpus[tool] = cpu
+                continue
             if tool == "peer":
                 if peer is None:
                     continue
@@ -73,17 +99,29 @@ def main() -> int:
                 peer_wall, peer_cpu = min(peer_wall, wall), min(peer_cpu, cpu)
             else:
                 wall, cpu, code = _time(mine)
+                mine_cpus.append(cpu)
                 mine_wall, mine_cpu = min(mine_wall, wall), min(mine_cpu, cpu)
                 if code not in (0, 1):
                     print(f"mjaudit exited {code}")
             cpus[tool] = cpu
         if peer is not None:
             ratios.append(cpus["mine"] / cpus["peer"])
+        if "pure" in cpus:
+            pure_ratios.append(cpus["mine"] / cpus["pure"])
+            if peer is not None:
+                pure_peer.append(cpus["pure"] / cpus["peer"])
     n = len(files)
     workers = "each tool's default workers" if args.defaults else f"{args.jobs} worker(s)"
     print(f"{n} files, best of {args.runs}, {workers}")
     line = "{:<16} wall {:6.2f} s ({:6.1f} games/s)  cpu {:6.2f} s"
     print(line.format("mjaudit audit", mine_wall, n / mine_wall, mine_cpu))
+    print(f"mjaudit audit    cpu median {statistics.median(mine_cpus):6.2f} s")
+    if pure_cpus:
+        print(
+            f"pure sources     cpu median {statistics.median(pure_cpus):6.2f} s; this build's "
+            f"cpu / pure round by round: median {statistics.median(pure_ratios):.2f}, "
+            f"range {min(pure_ratios):.2f}-{max(pure_ratios):.2f}"
+        )
     if peer is None:
         print("jansou-validate  not installed (pip install jansou)")
         return 0
@@ -95,6 +133,9 @@ def main() -> int:
     if len(ratios) >= 2:
         q1, median, q3 = statistics.quantiles(ratios, n=4)
         print(f"cpu ratio round by round: median {median:.2f} (quartiles {q1:.2f}-{q3:.2f})")
+    if len(pure_peer) >= 2:
+        q1, median, q3 = statistics.quantiles(pure_peer, n=4)
+        print(f"pure sources/jansou: median {median:.2f} (quartiles {q1:.2f}-{q3:.2f})")
     return 0
 
 

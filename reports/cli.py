@@ -76,8 +76,24 @@ class _InputError(click.ClickException):
         click.echo(f"mjaudit: {self.format_message()}", err=True)
 
 
+def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    from mjaudit import __version__, build_info
+
+    click.echo(f"{ctx.find_root().info_name}, version {__version__}\n{build_info()}")
+    ctx.exit()
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="mjaudit")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help="Show the version and the build (compiled or pure Python), and exit.",
+)
 def cli() -> None:
     """Audit and review recorded Riichi Mahjong games.
 

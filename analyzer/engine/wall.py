@@ -283,7 +283,7 @@ def _sorted_ids(players: int) -> list[int]:
 
 
 _WORDS = struct.Struct(f"<{_RND_WORDS}I")
-_BLOCKS = tuple(slice(i, i + 128) for i in range(0, 1152, 128))
+_BLOCKS = range(0, 1152, 128)
 _sha512 = hashlib.sha512
 
 
@@ -292,7 +292,7 @@ def hand_words(buffer: bytes) -> tuple[int, ...]:
     # Plain byte slices: copying 128 bytes costs less than a memoryview slice, which
     # OpenSSL's hash then reads through the buffer protocol (measured: 11 us a hand
     # against 14).
-    return _WORDS.unpack(b"".join([_sha512(buffer[block]).digest() for block in _BLOCKS]))
+    return _WORDS.unpack(b"".join([_sha512(buffer[i : i + 128]).digest() for i in _BLOCKS]))
 
 
 def _deal_order(size: int, players: int, turn: int) -> list[int]:
