@@ -57,6 +57,24 @@ class _Size(click.ParamType[int]):
             self.fail(str(exc), param, ctx)
 
 
+def _fail_on_option(f: Callable[..., None]) -> Callable[..., None]:
+    """``--fail-on``, as ``audit`` and ``report`` share it (see :func:`_findings_exit`)."""
+    return click.option(
+        "--fail-on",
+        type=click.Choice(["error", "warning", "never"]),
+        default="error",
+        show_default=True,
+        help="Lowest severity of a finding that makes the exit code 1.",
+    )(f)
+
+
+def _findings_exit(worst: int, fail_on: str) -> int:
+    """The exit code of readable inputs whose worst finding has severity rank ``worst``
+    (-1: none): 1 at or above ``--fail-on``, else 0."""
+    floor = {"error": 2, "warning": 1, "never": 3}[fail_on]  # Severity.rank
+    return EXIT_FINDINGS if worst >= floor else EXIT_OK
+
+
 def _max_input_option(f: Callable[..., None]) -> Callable[..., None]:
     return click.option(
         "--max-input-size",
@@ -201,13 +219,7 @@ def _scale_options(f: Callable[..., None]) -> Callable[..., None]:
     default="text",
     show_default=True,
 )
-@click.option(
-    "--fail-on",
-    type=click.Choice(["error", "warning", "never"]),
-    default="error",
-    show_default=True,
-    help="Lowest severity that makes the exit code 1.",
-)
+@_fail_on_option
 @click.option(
     "-j",
     "--jobs",
@@ -274,11 +286,8 @@ def _without_review(r: FileAudit) -> FileAudit:
 def _exit_code(audits: Sequence[FileAudit], fail_on: str) -> int:
     if any(r.error is not None for r in audits):
         return EXIT_BAD_INPUT
-    if fail_on == "never":
-        return EXIT_OK
-    floor = {"error": 2, "warning": 1}[fail_on]
     worst = max((f.severity.rank for r in audits for f in r.findings), default=-1)
-    return EXIT_FINDINGS if worst >= floor else EXIT_OK
+    return _findings_exit(worst, fail_on)
 
 
 _WINDS = click.Choice(["E", "S", "W", "N"], case_sensitive=False)
@@ -654,13 +663,7 @@ def compact(store: str, repair: bool, lock_wait: float) -> None:
     "names the nearest.",
 )
 @click.option("--rules", "rules", default="auto", show_default=True)
-@click.option(
-    "--fail-on",
-    type=click.Choice(["error", "warning", "never"]),
-    default="error",
-    show_default=True,
-    help="Lowest severity of a finding that makes the exit code 1 (as for audit).",
-)
+@_fail_on_option
 @click.option(
     "-j",
     "--jobs",
@@ -747,8 +750,7 @@ def report(
     click.echo(f"wrote {len(result.pages)} page(s) for {result.games} game(s) to {out}")
     if result.errors:
         sys.exit(EXIT_BAD_INPUT)
-    floor = {"error": 2, "warning": 1, "never": 3}[fail_on]  # Severity.rank
-    sys.exit(EXIT_FINDINGS if result.worst >= floor else EXIT_OK)
+    sys.exit(_findings_exit(result.worst, fail_on))
 
 
 class _GameProgress:
