@@ -174,6 +174,7 @@ def audit_log(
     review: bool = True,
     tracker: FuritenTracker | None = None,
     observers: Sequence[ReplayObserver] = (),
+    hand_records: bool = True,
 ) -> FileAudit:
     """Replay and audit one game. ``review`` adds play notes (missed wins and the like);
     furiten errors are checked either way.
@@ -182,6 +183,8 @@ def audit_log(
     own ``observers``, which watch that one replay after the furiten ``tracker`` (its
     own, when it reads the tracker as the replay goes), and ``keep_replay`` to get
     the replay, the tracker and what the checks derived for each win back.
+    ``hand_records`` False leaves ``FileAudit.hands`` empty, for a caller that reads
+    only the findings and counts (a batch without a store).
     """
     if tracker is None:
         tracker = FuritenTracker(rules, log.path, review)
@@ -303,7 +306,7 @@ def audit_log(
         furiten=tracker if keep_replay else None,
         derived_wins=tuple(derived) if keep_replay else (),
         derived_final=final if keep_replay else None,
-        hands=hand_audits(game, log.events, settled, derived),
+        hands=hand_audits(game, log.events, settled, derived) if hand_records else (),
     )
 
 

@@ -180,34 +180,37 @@ class FuritenTracker:
     def step(self, index: int, event: Event, state: RoundState) -> None:
         if self._unsettled:
             self._settle(index, event)
-        # Every kind of event is named, and mypy checks that none is left out: a new
-        # kind of event must be thought about here. Draws and discards, nearly every
-        # event, come first; a draw is taken here, without a further call.
-        match event:
-            case DrawTile():
-                seat = self._seats[event.seat]
-                if seat.temporary is not None and not self._lift_on_discard:
-                    seat.temporary = None
-                    self._refresh(event.seat, index)
-                drawn = seat.drawn = event.tile.kind
-                if drawn in seat.waits:
-                    self._tsumo = self._chance(state, event.seat, event.tile, True, False)
-                    self._tsumo_index = index
-                    self._unsettled = True
-            case Discard():
-                self._on_discard(index, event, state)
-            case DeclareMeld():
-                self._on_meld(index, event, state)
-            case Win():
-                self._on_win(index, event, state)
-            case RiichiDeclared() | RiichiAccepted():
-                pass  # read off the replay's state (declaring, riichi) where it matters
-            case DoraReveal() | RoundDraw():
-                pass  # they settle a pending chance (above) and change no seat's view
-            case GameStart() | RoundStart() | GameEnd() | Presence():
-                pass  # the replay does not step them
-            case _:
-                assert_never(event)
+        # Draws and discards, nearly every event, by exact type first (a draw is taken
+        # here, without a further call); then every other kind is named, and mypy
+        # checks that none is left out: a new kind of event must be thought about here.
+        if type(event) is DrawTile:
+            seat = self._seats[event.seat]
+            if seat.temporary is not None and not self._lift_on_discard:
+                seat.temporary = None
+                self._refresh(event.seat, index)
+            drawn = seat.drawn = event.tile.kind
+            if drawn in seat.waits:
+                self._tsumo = self._chance(state, event.seat, event.tile, True, False)
+                self._tsumo_index = index
+                self._unsettled = True
+        elif type(event) is Discard:
+            self._on_discard(index, event, state)
+        else:
+            match event:
+                case DeclareMeld():
+                    self._on_meld(index, event, state)
+                case Win():
+                    self._on_win(index, event, state)
+                case RiichiDeclared() | RiichiAccepted():
+                    pass  # read off the replay's state (declaring, riichi) where it matters
+                case DoraReveal() | RoundDraw():
+                    pass  # they settle a pending chance (above) and change no seat's view
+                case GameStart() | RoundStart() | GameEnd() | Presence():
+                    pass  # the replay does not step them
+                case DrawTile() | Discard():
+                    raise TypeError(f"a subclass of an event: {type(event).__name__}")
+                case _:
+                    assert_never(event)
         if self._changed:  # some seat's view changed
             self._changed = False
             self.timeline[self._round].append((index, self._views()))
@@ -596,7 +599,7 @@ class FuritenTracker:
 
 def _keyed(hand: list[Tile]) -> KeyedHand:
     """``hand`` as a seat keeps it."""
-    return KeyedHand(t.kind for t in hand)
+    return KeyedHand([t.kind for t in hand])
 
 
 def _win_tile(chance: _Chance) -> Tile:

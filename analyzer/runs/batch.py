@@ -209,7 +209,13 @@ def _audit_one(loc: Locator, opts: BatchOptions) -> Outcome:
             if not opts.selection.accepts(log.start.rules_hint):
                 return Outcome(_record(loc, "filtered", sha))
             step = "auditing"
-            audit = audit_log(log, resolve_rules(log, opts.rules), review=opts.review)
+            # The per-hand records are for the store's rows only.
+            audit = audit_log(
+                log,
+                resolve_rules(log, opts.rules),
+                review=opts.review,
+                hand_records=opts.store is not None,
+            )
     except _TimeLimit:
         return _timed_out(loc, opts)
     except RulesError as exc:
