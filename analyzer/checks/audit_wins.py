@@ -8,11 +8,11 @@ expected (recomputed) and actual (logged) value.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from analyzer.checks.audit_common import error
 from analyzer.engine.state import RoundReplay, WinRecord
-from analyzer.hands.points import base_points, hand_payments, settle_win
+from analyzer.hands.points import settle_win, with_ura_han
 from analyzer.hands.scoring import NotAWin, score
 from mjaudit.events import DeclareMeld, Discard, DrawTile, Event, Limit, Win
 from mjaudit.findings import Finding, JsonValue
@@ -173,7 +173,7 @@ def check_wins(
             and (ctx.riichi or ctx.double_riichi)
             and not result.yakuman
         ):
-            result = _fit_unknown_ura(result, rec, rules, players, takes_sticks)
+            result = _fit_unknown_ura(result, rec, rules, takes_sticks)
         out.extend(_compare_value(rnd, rec, result, rules, path))
         pao = expected_pao(rec, result, rules)
         claims = rec.event.claims
@@ -190,17 +190,8 @@ def check_wins(
                     claims.pao_seat,
                 )
             )
-        deltas = settle_win(
-            result,
-            rec.seat,
-            rec.from_seat,
-            rec.dealer,
-            rec.honba,
-            rec.riichi_sticks,
-            rules,
-            pao_seat=pao if pao is not None else claims.pao_seat,
-            players=players,
-            takes_honba_and_sticks=takes_sticks,
+        deltas = settle_record(
+            result, rec, rules, pao if pao is not None else claims.pao_seat, takes_sticks
         )
         # Tenhou: only the winner nearest the discarder takes honba and sticks.
         takes_sticks = False
@@ -319,29 +310,35 @@ def _winning_id(rec: WinRecord, events: tuple[Event, ...]) -> int | None:
     return None
 
 
-def _with_ura(result: HandResult, ura: int, rec: WinRecord, rules: Ruleset) -> HandResult:
-    han = result.han + ura
-    base, limit = base_points(han, result.fu, 0, rules)
-    ctx = rec.context
-    payments, total = hand_payments(base, ctx.is_dealer, ctx.tsumo, ctx.players, rules)
-    return replace(
+def settle_record(
+    result: HandResult,
+    rec: WinRecord,
+    rules: Ruleset,
+    pao_seat: int | None,
+    takes_honba_and_sticks: bool = True,
+) -> tuple[int, ...]:
+    """:func:`analyzer.hands.points.settle_win` of the win ``rec`` scored as ``result``."""
+    return settle_win(
         result,
-        han=han,
-        ura=result.ura + ura,
-        base=base,
-        limit=limit,
-        total=total,
-        payments=payments,
+        rec.seat,
+        rec.from_seat,
+        rec.dealer,
+        rec.honba,
+        rec.riichi_sticks,
+        rules,
+        pao_seat=pao_seat,
+        players=rules.players,
+        takes_honba_and_sticks=takes_honba_and_sticks,
     )
 
 
 def _fit_unknown_ura(
-    result: HandResult, rec: WinRecord, rules: Ruleset, players: int, takes_sticks: bool
+    result: HandResult, rec: WinRecord, rules: Ruleset, takes_sticks: bool
 ) -> HandResult:
     """The result with the fewest ura han that reproduce the log's han, points or deltas."""
     claims = rec.event.claims
     for ura in range(0, 13):
-        cand = _with_ura(result, ura, rec, rules) if ura else result
+        cand = with_ura_han(result, ura, rec.context, rules) if ura else result
         if claims.han is not None:
             if cand.han == claims.han:
                 return cand
@@ -351,18 +348,7 @@ def _fit_unknown_ura(
                 return cand
             continue
         if claims.deltas is not None:
-            deltas = settle_win(
-                cand,
-                rec.seat,
-                rec.from_seat,
-                rec.dealer,
-                rec.honba,
-                rec.riichi_sticks,
-                rules,
-                pao_seat=claims.pao_seat,
-                players=players,
-                takes_honba_and_sticks=takes_sticks,
-            )
+            deltas = settle_record(cand, rec, rules, claims.pao_seat, takes_sticks)
             if tuple(deltas) == tuple(claims.deltas):
                 return cand
             continue

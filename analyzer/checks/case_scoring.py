@@ -14,15 +14,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from analyzer.checks.audit_wins import expected_pao
+from analyzer.checks.audit_wins import expected_pao, settle_record
 from analyzer.checks.cases import CASE_SCHEMA, SCORING_RULES, WINDS, result_doc
 from analyzer.engine.state import WinRecord
-from analyzer.hands.points import base_points, hand_payments, settle_win
+from analyzer.hands.points import with_ura_han
 from analyzer.hands.scoring import NotAWin, score
 from mjaudit.errors import MjauditError, SourcePos
 from mjaudit.events import Win
 from mjaudit.findings import JsonValue
-from mjaudit.hands import HandResult, WinContext, check_tile_set
+from mjaudit.hands import WinContext, check_tile_set
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.rules import RulesError, Ruleset, override, preset
 from mjaudit.tiles import Tile, tiles
@@ -313,17 +313,6 @@ def read_case(doc: JsonValue) -> ScoredCase:
     return ScoredCase(case_id, record, rules, takes, ura_han)
 
 
-def _with_ura(result: HandResult, ura: int, ctx: WinContext, rules: Ruleset) -> HandResult:
-    """The result with ``ura`` more ura han (given as a number, not by indicators)."""
-    han = result.han + ura
-    base, limit = base_points(han, result.fu, 0, rules)
-    payments, total = hand_payments(base, ctx.is_dealer, ctx.tsumo, ctx.players, rules)
-    return replace(
-        result, han=han, ura=result.ura + ura, base=base, limit=limit, total=total,
-        payments=payments,
-    )  # fmt: skip
-
-
 def score_case(doc: JsonValue) -> Doc:
     """The answer to one case: ``{"id", "result"}``, or ``{"id", "error", "message"}``
     for a hand that is not a win. CaseError for a case that cannot be read."""
@@ -335,19 +324,8 @@ def score_case(doc: JsonValue) -> Doc:
     except NotAWin as exc:
         return {"id": case.case_id, "error": exc.code, "message": exc.message}
     if case.ura_han and not result.yakuman:
-        result = _with_ura(result, case.ura_han, rec.context, rules)
+        result = with_ura_han(result, case.ura_han, rec.context, rules)
     # Only a yakuman makes a player liable (pao).
     pao = expected_pao(rec, result, rules) if result.yakuman else None
-    deltas = settle_win(
-        result,
-        rec.seat,
-        rec.from_seat,
-        rec.dealer,
-        rec.honba,
-        rec.riichi_sticks,
-        rules,
-        pao_seat=pao,
-        players=rules.players,
-        takes_honba_and_sticks=case.takes_counters,
-    )
+    deltas = settle_record(result, rec, rules, pao, case.takes_counters)
     return {"id": case.case_id, "result": result_doc(result, deltas, pao)}

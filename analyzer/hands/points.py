@@ -13,6 +13,7 @@ three-player ruleset without it splits that share between the two payers.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Final
 
 from mjaudit.events import Limit
@@ -28,6 +29,7 @@ __all__ = [
     "round_up",
     "settle_win",
     "win_receipts",
+    "with_ura_han",
 ]
 
 MANGAN: Final = 2000
@@ -165,6 +167,18 @@ def settle_win(
     if takes_honba_and_sticks:
         deltas[winner] += 1000 * riichi_sticks
     return tuple(deltas)
+
+
+def with_ura_han(result: HandResult, ura: int, ctx: WinContext, rules: Ruleset) -> HandResult:
+    """``result`` with ``ura`` more ura han, given as a number rather than by indicators
+    (a log that shows none, a case that gives the count): han, limit and payments anew."""
+    han = result.han + ura
+    base, limit = base_points(han, result.fu, 0, rules)
+    payments, total = hand_payments(base, ctx.is_dealer, ctx.tsumo, ctx.players, rules)
+    return replace(
+        result, han=han, ura=result.ura + ura, base=base, limit=limit, total=total,
+        payments=payments,
+    )  # fmt: skip
 
 
 def win_receipts(result: HandResult, ctx: WinContext, rules: Ruleset) -> tuple[Payments, int]:
