@@ -75,6 +75,19 @@ def _findings_exit(worst: int, fail_on: str) -> int:
     return EXIT_FINDINGS if worst >= floor else EXIT_OK
 
 
+def _jobs_option(when: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``-j/--jobs``, as ``audit`` and ``report`` share it; ``when`` a pool pays."""
+    return click.option(
+        "-j",
+        "--jobs",
+        type=click.IntRange(min=0),
+        default=0,
+        show_default=True,
+        help=f"Worker processes; 0: one per CPU when there are {when}, else none (all in "
+        "this process).",
+    )
+
+
 def _max_input_option(f: Callable[..., None]) -> Callable[..., None]:
     return click.option(
         "--max-input-size",
@@ -220,15 +233,7 @@ def _scale_options(f: Callable[..., None]) -> Callable[..., None]:
     show_default=True,
 )
 @_fail_on_option
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Worker processes; 0: one per CPU when there is more than one --batch of "
-    "inputs, else none (all in this process).",
-)
+@_jobs_option("inputs for more than one --batch")
 @click.option("--no-review", is_flag=True, help="Leave out review notes (play advice).")
 @_scale_options
 @_max_input_option
@@ -664,15 +669,7 @@ def compact(store: str, repair: bool, lock_wait: float) -> None:
 )
 @click.option("--rules", "rules", default="auto", show_default=True)
 @_fail_on_option
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(min=0),
-    default=0,
-    show_default=True,
-    help="Worker processes; 0: one per CPU when there are more than 16 inputs, else "
-    "none (all in this process).",
-)
+@_jobs_option("more than 16 inputs")
 @click.option(
     "--progress/--no-progress",
     default=None,
