@@ -20,6 +20,19 @@ TENHOU_XML = CORPUS / "tenhou-xml"
 SAMPLES = REPO / "sample_logs"
 
 
+def corpus_logs() -> list[Path]:
+    """Every log file of the corpus, in all formats (skips the test without one)."""
+    if not CORPUS.is_dir():
+        pytest.skip(f"corpus not available at {CORPUS}")
+    return sorted(
+        p
+        for p in CORPUS.rglob("*")
+        if p.is_file()
+        and p.suffix in (".xml", ".json", ".jsonl", ".txt")
+        and p.parent.name != "corpus"
+    )
+
+
 def corpus_file(name: str) -> Path:
     """A file of the real-log corpus; the test skips, visibly, where it is absent."""
     path = TENHOU_XML / name

@@ -19,19 +19,7 @@ from mjaudit.melds import MeldKind
 from parsers import load
 from reports.views_board import BoardState, split_tokens, tile_group
 from tests.board_oracle import Snapshot, replayed, watch
-from tests.conftest import CORPUS, SAMPLES
-
-
-def _corpus_logs() -> list[Path]:
-    if not CORPUS.is_dir():
-        pytest.skip(f"corpus not available at {CORPUS}")
-    return sorted(
-        p
-        for p in CORPUS.rglob("*")
-        if p.is_file()
-        and p.suffix in (".xml", ".json", ".jsonl", ".txt")
-        and p.parent.name != "corpus"
-    )
+from tests.conftest import SAMPLES, corpus_logs
 
 
 def _load(path: Path) -> GameLog | None:
@@ -72,7 +60,7 @@ def test_sample_boards_replay_to_the_audits_states() -> None:
 def test_corpus_boards_replay_to_the_audits_states() -> None:
     games = steps = multi = 0
     xml = 0
-    for path in _corpus_logs():
+    for path in corpus_logs():
         if path.suffix == ".xml":
             # Every format's every game, but one Tenhou XML game in three: the
             # snapshots cost more than the audit itself.
@@ -120,7 +108,7 @@ def _dora_at(board_steps: list[Snapshot], k: int) -> list[str]:
 def test_the_dora_row_gains_each_kans_indicator_at_the_step_the_log_turns_it() -> None:
     seen: set[tuple[int, MeldKind]] = set()
     checked = 0
-    for path in _corpus_logs():
+    for path in corpus_logs():
         log = _load(path)
         if log is None:
             continue

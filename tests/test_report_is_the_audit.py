@@ -17,7 +17,7 @@ from analyzer.engine.replay import replay
 from parsers import load
 from reports.views import _compare
 from reports.views_facts import collect_game
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, corpus_logs
 
 # Findings about a win's value or payment: where one is made, a row may differ.
 _WIN_CODES = {
@@ -26,23 +26,10 @@ _WIN_CODES = {
 }  # fmt: skip
 
 
-def _corpus_logs() -> list[Path]:
-    if not CORPUS.is_dir():
-        pytest.skip(f"corpus not available at {CORPUS}")
-    return sorted(
-        p
-        for p in CORPUS.rglob("*")
-        if p.is_file()
-        and p.suffix in (".xml", ".json", ".jsonl", ".txt")
-        and p.parent.name != "corpus"
-        and not p.name.endswith(".md")
-    )
-
-
 @pytest.mark.corpus
 def test_the_reports_recomputed_column_is_the_audits_record() -> None:
     wins = differing = finals = 0
-    for path in _corpus_logs():
+    for path in corpus_logs():
         try:
             log = load(str(path))
         except Exception:  # not a log (the corpus's notes), or a log no format reads
@@ -125,7 +112,7 @@ def test_hand_records_hold_the_logs_claims_and_what_the_audit_derived() -> None:
 
     payment_codes = {"payment-mismatch", "pao-mismatch", "draw-mismatch", "inconsistent-log"}
     hands = agreeing = 0
-    for path in _corpus_logs():
+    for path in corpus_logs():
         try:
             log = load(str(path))
         except Exception:
