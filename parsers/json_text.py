@@ -15,9 +15,11 @@ from __future__ import annotations
 import json
 import math
 import reprlib
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
-__all__ = ["MAX_DIGITS", "BadJson", "load_json", "short"]
+__all__ = ["MAX_DIGITS", "BadJson", "json_reader", "load_json", "short"]
 
 MAX_DIGITS = 15
 
@@ -64,12 +66,45 @@ def _constant(name: str) -> float:
 # One decoder for every call: json.loads with hooks builds a new one each time, which
 # costs as much as decoding a short mjai line.
 _DECODER = json.JSONDecoder(parse_int=_int, parse_float=_float, parse_constant=_constant)
+# The same without the call per integer, for text with no run of more than
+# MAX_DIGITS digits (looked for once, in the whole text a file's lines come from):
+# there no integer can be too long. Floats and NaN/Infinity are still refused by
+# their hooks, which cost nothing where there are none.
+_NATIVE_INTS = json.JSONDecoder(parse_float=_float, parse_constant=_constant)
+_ALL_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_RUN = b"0" * (MAX_DIGITS + 1)
+
+
+def _long_number(whole: str | bytes) -> bool:
+    """Whether ``whole`` has a run of more than MAX_DIGITS digits (every digit made a
+    0, then one search: far quicker than a regular expression over a whole file)."""
+    data = whole if isinstance(whole, bytes) else whole.encode("utf-8", "surrogatepass")
+    return _LONG_RUN in data.translate(_ALL_ZERO)
 
 
 def load_json(text: str) -> Any:
     """Parse JSON ``text``; anything that is not a log's JSON is a :class:`BadJson`."""
+    return json_reader(text)(text)
+
+
+def json_reader(whole: str | bytes) -> Callable[[str], Any]:
+    """:func:`load_json` for ``whole`` and any part of it (the lines of a file);
+    ``whole`` may be the file's bytes."""
+    return partial(_load, _DECODER if _long_number(whole) else _NATIVE_INTS)
+
+
+def _load(decoder: json.JSONDecoder, text: str) -> Any:
+    # The decoder's scanner straight away, for text that is one value from its first
+    # character to its last (an mjai line); anything else, or any problem, goes the
+    # whole way again for decode's own message.
     try:
-        return _DECODER.decode(text)
+        value, end = decoder.scan_once(text, 0)  # type: ignore[attr-defined]
+        if end == len(text):
+            return value
+    except (StopIteration, ValueError, _Refused, RecursionError):
+        pass
+    try:
+        return decoder.decode(text)
     except json.JSONDecodeError as exc:
         raise BadJson(exc.msg, exc.lineno, exc.colno) from None
     except _Refused as exc:

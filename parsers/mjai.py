@@ -45,16 +45,15 @@ from typing import Any
 from mjaudit.errors import LogFormatError, SourcePos
 from mjaudit.events import (
     DeclareMeld,
-    Discard,
     DoraReveal,
     DrawClaims,
     DrawReason,
-    DrawTile,
     EndClaims,
     Event,
     GameEnd,
     GameLog,
     GameStart,
+    Located,
     PlayerInfo,
     RiichiAccepted,
     RiichiDeclared,
@@ -63,11 +62,13 @@ from mjaudit.events import (
     RulesHint,
     Win,
     WinClaims,
+    make_discard,
+    make_draw,
 )
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
-from parsers.json_text import BadJson, load_json, short
+from parsers.json_text import BadJson, json_reader, load_json, short
 from parsers.mjai_names import DRAGONS, WIND_YAKU, YAKU_NAMES, YAKUMAN_FAN, MjaiFail, tile_of
 
 __all__ = ["parse_mjai"]
@@ -106,12 +107,38 @@ def _tiles(value: object, what: str) -> tuple[Tile, ...]:
     return tuple(tile_of(t) for t in value)
 
 
+class _Lines:
+    """The positions of a file's events: the line number, and the event's type read
+    again from the line when something asks (a finding, an error)."""
+
+    __slots__ = ("lines", "path")
+
+    def __init__(self, path: str, lines: list[str]) -> None:
+        self.path = path
+        self.lines = lines
+
+    def at(self, number: int) -> SourcePos:
+        kind: object = None
+        try:
+            ev = load_json(self.lines[number - 1])
+            kind = ev.get("type") if isinstance(ev, dict) else None
+        except (BadJson, IndexError):
+            pass
+        return SourcePos(
+            self.path, number, "{" + (kind if isinstance(kind, str) else "?") + "}", "line"
+        )
+
+    def position(self, number: int, ev: Located) -> SourcePos:
+        return self.at(number)
+
+
 class _Reader:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, lines: list[str]) -> None:
         self.path = path
         self.events: list[Event] = []
         self.players = 4
-        self.pos = SourcePos(path, 0, "", "line")
+        self.src = _Lines(path, lines)
+        self.line = 0  # the number of the line being read, from 1
         self.started = False
         self.start_info: dict[str, Any] = {}
         self.in_round = False
@@ -129,6 +156,9 @@ class _Reader:
 
     # -- helpers ---------------------------------------------------------------------
     def seat(self, ev: dict[str, Any], key: str) -> int:
+        seat = ev.get(key)
+        if type(seat) is int and 0 <= seat < self.players:
+            return seat
         seat = _int(ev, key)
         if not 0 <= seat < self.players:
             raise MjaiFail(f"'{key}' {seat} is not a seat 0..{self.players - 1}")
@@ -174,7 +204,9 @@ class _Reader:
         if isinstance(uri, str) and "log=" in uri:
             game_id = uri.split("log=", 1)[1].split("&", 1)[0] or game_id
         self.events.append(
-            GameStart(self.pos, game_id, players, hint, 0, None if seed is None else str(seed))
+            GameStart(
+                self.src, game_id, players, hint, 0, None if seed is None else str(seed), self.line
+            )
         )
         self.started = True
 
@@ -220,7 +252,8 @@ class _Reader:
         self.in_round = True
         self.events.append(
             RoundStart(
-                self.pos,
+                self.src,
+                number=self.line,
                 round_index=self.round_index,
                 honba=honba,
                 riichi_sticks=self.sticks,
@@ -235,7 +268,7 @@ class _Reader:
         seat = self.seat(ev, "actor")
         tile = tile_of(ev.get("pai"))
         self.last_draw[seat] = tile
-        self.events.append(DrawTile(self.pos, seat, tile))
+        self.events.append(make_draw(self.src, seat, tile, None, self.line))
 
     def on_dahai(self, ev: dict[str, Any]) -> None:
         seat = self.seat(ev, "actor")
@@ -251,7 +284,7 @@ class _Reader:
         else:
             raise MjaiFail(f"'tsumogiri' must be true or false, got {short(flag)}")
         self.last_draw[seat] = None
-        self.events.append(Discard(self.pos, seat, tile, tsumogiri))
+        self.events.append(make_discard(self.src, seat, tile, tsumogiri, None, self.line))
 
     def on_call(self, ev: dict[str, Any], kind: MeldKind) -> None:
         seat = self.seat(ev, "actor")
@@ -309,14 +342,14 @@ class _Reader:
             ]
         self.melds[seat].append(meld)
         self.last_draw[seat] = None
-        events.append(DeclareMeld(self.pos, seat, meld))
+        events.append(DeclareMeld(self.src, seat, meld, self.line))
         events.extend(moved)
 
     def on_dora(self, ev: dict[str, Any]) -> None:
-        self.events.append(DoraReveal(self.pos, tile_of(ev.get("dora_marker"))))
+        self.events.append(DoraReveal(self.src, tile_of(ev.get("dora_marker")), None, self.line))
 
     def on_reach(self, ev: dict[str, Any]) -> None:
-        self.events.append(RiichiDeclared(self.pos, self.seat(ev, "actor")))
+        self.events.append(RiichiDeclared(self.src, self.seat(ev, "actor"), self.line))
 
     def on_reach_accepted(self, ev: dict[str, Any]) -> None:
         seat = self.seat(ev, "actor")
@@ -328,7 +361,7 @@ class _Reader:
                 self.scores = list(scores)
             else:
                 self.scores[seat] -= 1000
-        self.events.append(RiichiAccepted(self.pos, seat, scores))
+        self.events.append(RiichiAccepted(self.src, seat, scores, self.line))
 
     def on_hora(self, ev: dict[str, Any]) -> None:
         seat = self.seat(ev, "actor")
@@ -370,7 +403,7 @@ class _Reader:
             deltas=deltas,
             pao_seat=pao if type(pao) is int and 0 <= pao < self.players else None,
         )
-        self.events.append(Win(self.pos, seat, target, claims))
+        self.events.append(Win(self.src, seat, target, claims, self.line))
         self.after_result(ev, deltas)
         self.sticks = 0
 
@@ -495,7 +528,7 @@ class _Reader:
                     shown.append((s, _tiles(h, f"tehais[{s}]")))
         deltas = _ints(ev["deltas"], "deltas", self.players) if "deltas" in ev else None
         self.events.append(
-            RoundDraw(self.pos, reason, DrawClaims(tenpai, tuple(shown), deltas=deltas))
+            RoundDraw(self.src, reason, DrawClaims(tenpai, tuple(shown), deltas=deltas), self.line)
         )
         self.after_result(ev, deltas)
 
@@ -512,11 +545,17 @@ class _Reader:
         scores = _ints(ev["scores"], "scores", self.players) if "scores" in ev else None
         if self.tenhou_archive and self.sticks:
             scores = None  # running scores, not Tenhou's final ones (see the docstring)
-        self.events.append(GameEnd(self.pos, EndClaims(final_scores=scores)))
+        self.events.append(GameEnd(self.src, EndClaims(final_scores=scores), self.line))
         self.in_round = False
 
     def handle(self, ev: dict[str, Any]) -> None:
         kind = ev.get("type")
+        if type(kind) is str and self.in_round:
+            handler = _HANDLERS.get(kind)
+            if handler is not None:  # nearly every line: a draw or a discard
+                handler(self, ev)
+                self.last_was_draw = kind == "tsumo"
+                return
         if not isinstance(kind, str):
             raise MjaiFail("the event has no 'type'")
         if kind in _IGNORED:
@@ -532,7 +571,7 @@ class _Reader:
             message = ev.get("message")
             self.errors.append(
                 (
-                    self.pos,
+                    self.src.at(self.line),
                     f"the server stopped the game: {message}"
                     if message
                     else "the server stopped the game with an error",
@@ -573,9 +612,11 @@ def parse_mjai(data: bytes, path: str) -> GameLog:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise LogFormatError(path, f"byte {exc.start}", "not UTF-8 text") from None
-    reader = _Reader(path)
+    lines = text.splitlines()
+    reader = _Reader(path, lines)
+    load_json = json_reader(data)
     number = 0
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
@@ -590,13 +631,11 @@ def parse_mjai(data: bytes, path: str) -> GameLog:
                 "expected one event object per line (a JSON array "
                 "per line is a bot's input stream, not a log)",
             )
-        kind = ev.get("type")
-        reader.pos = SourcePos(
-            path, number, "{" + (kind if isinstance(kind, str) else "?") + "}", "line"
-        )
+        reader.line = number
         try:
             reader.handle(ev)
         except (MjaiFail, KeyError) as exc:
+            kind = ev.get("type")
             message = str(exc) if isinstance(exc, MjaiFail) else f"missing field {exc}"
             raise LogFormatError(path, f"line {number}", f"{kind}: {message}") from None
         if reader.stopped:

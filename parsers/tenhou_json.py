@@ -14,7 +14,6 @@ play and the kan dora times are rebuilt (see :mod:`parsers.tenhou_json_round`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -33,18 +32,19 @@ from mjaudit.events import (
     round_label,
 )
 from mjaudit.tiles import Tile
-from parsers.json_text import BadJson, load_json, short
+from parsers.json_text import BadJson, json_reader, short
 from parsers.tenhou_json_names import mahjongsoul_hint, mahjongsoul_room
-from parsers.tenhou_json_result import AkaFlags, JsonFail, parse_result, tile_of
+from parsers.tenhou_json_result import AkaFlags, JsonFail, parse_result, tiles_of
 from parsers.tenhou_json_round import (
     RESULT,
+    Action,
     KyokuSource,
-    Out,
-    Take,
+    OutEntry,
+    TakeEntry,
     build_round,
     order_actions,
-    parse_out,
-    parse_take,
+    parse_outs,
+    parse_takes,
 )
 
 __all__ = ["DAN_TEXTS", "parse_tenhou_json", "rules_hint_from_disp"]
@@ -116,6 +116,7 @@ def _split_docs(data: bytes, path: str) -> list[_Doc]:
     except UnicodeDecodeError as exc:
         raise LogFormatError(path, f"byte {exc.start}", "not UTF-8 text") from None
     docs: list[_Doc] = []
+    load_json = json_reader(data)
     try:
         whole = load_json(text)
     except BadJson as first_error:
@@ -362,13 +363,13 @@ class _Game:
             raise JsonFail(f"{label}: entry 3 must list the ura indicators")
         aka = self.aka
         try:
-            indicators = [tile_of(t, aka) for t in dora]
-            ura_tiles = tuple(tile_of(t, aka) for t in ura)
+            indicators = list(tiles_of(dora, aka))
+            ura_tiles = tiles_of(ura, aka)
         except JsonFail as exc:
             raise JsonFail(f"{label}: dora indicators: {exc}") from None
         hands: list[tuple[Tile, ...]] = []
-        takes: list[list[Take]] = []
-        outs: list[list[Out]] = []
+        takes: list[list[TakeEntry]] = []
+        outs: list[list[OutEntry]] = []
         for s in range(4):
             hai, inc, out = kyoku[4 + 3 * s], kyoku[5 + 3 * s], kyoku[6 + 3 * s]
             if not all(isinstance(x, list) for x in (hai, inc, out)):
@@ -383,11 +384,11 @@ class _Game:
             if len(hai) != 13:
                 raise JsonFail(f"{label}: seat {s} starts with {len(hai)} tiles, expected 13")
             try:
-                hands.append(tuple(tile_of(t, aka) for t in hai))
+                hands.append(tiles_of(hai, aka))
             except JsonFail as exc:
                 raise JsonFail(f"{label}: seat {s} hand: {exc}") from None
-            takes.append(self._items(parse_take, inc, aka, f"{label}: takes{s}"))
-            outs.append(self._items(parse_out, out, aka, f"{label}: discards{s}"))
+            takes.append(parse_takes(inc, aka, f"{label}: takes{s}"))
+            outs.append(parse_outs(out, aka, f"{label}: discards{s}"))
         try:
             wins, reason, draw_claims = parse_result(
                 kyoku[16], players, ((round_index // 4) % 4, dealer)
@@ -398,7 +399,7 @@ class _Game:
         actions = order_actions(label, players, dealer, hands, takes, outs)
         self._check_end(label, actions, wins, reason)
         rs_pos = SourcePos(path, num, f"{{{label}}}", unit)
-        source = KyokuSource(path, num, label, unit, actions)
+        source = KyokuSource(path, num, label, unit, actions, kyoku)
         draw = (
             RoundDraw(source, reason, draw_claims, RESULT)
             if reason is not None and draw_claims is not None
@@ -420,21 +421,7 @@ class _Game:
         return events
 
     @staticmethod
-    def _items(
-        fn: Callable[[object, int, AkaFlags], Any], raw: list[object], aka: AkaFlags, what: str
-    ) -> list[Any]:
-        out = []
-        for i, item in enumerate(raw):
-            try:
-                out.append(fn(item, i, aka))
-            except JsonFail as exc:
-                raise JsonFail(f"{what}[{i}]: {exc}") from None
-        return out
-
-    @staticmethod
-    def _check_end(
-        label: str, actions: list[tuple[object, ...]], wins: list[Any], reason: object
-    ) -> None:
+    def _check_end(label: str, actions: list[Action], wins: list[Any], reason: object) -> None:
         """The result must fit the last action: tsumo after a draw, ron after a discard."""
         last = next((a for a in reversed(actions) if a[0] != "end"), None)
         if last is None:

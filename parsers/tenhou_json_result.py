@@ -33,6 +33,8 @@ __all__ = [
     "parse_score",
     "parse_yaku",
     "tile_of",
+    "tile_table",
+    "tiles_of",
 ]
 
 AkaFlags = tuple[bool, bool, bool]
@@ -70,6 +72,27 @@ def tile_of(code: object, aka: AkaFlags) -> Tile:
     if suit == 5 and 1 <= rank <= 3:
         return Tile((rank - 1) * 9 + 4, aka[rank - 1])
     raise JsonFail(f"{code} is not a tile number (11-19, 21-29, 31-39, 41-47, 51-53)")
+
+
+_TABLES: dict[AkaFlags, dict[int, Tile]] = {}
+
+
+def tile_table(aka: AkaFlags) -> dict[int, Tile]:
+    """Every tile number's Tile under ``aka`` (at most eight tables, one per setting)."""
+    table = _TABLES.get(aka)
+    if table is None:
+        codes = [*_PLAIN_TILES, 51, 52, 53]
+        table = _TABLES[aka] = {code: tile_of(code, aka) for code in codes}
+    return table
+
+
+def tiles_of(codes: list[object], aka: AkaFlags) -> tuple[Tile, ...]:
+    """The tiles of a list of tile numbers (a hand, the indicators), by table."""
+    table = tile_table(aka)
+    try:
+        return tuple([table[c] if type(c) is int else tile_of(c, aka) for c in codes])
+    except KeyError:  # a number that is no tile: tile_of says so
+        return tuple(tile_of(c, aka) for c in codes)
 
 
 # -- yaku ---------------------------------------------------------------------------

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from mjaudit.errors import SourcePos
 from mjaudit.events import (
@@ -41,9 +42,21 @@ from mjaudit.events import (
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile, to_mpsz
 from parsers.json_text import short
-from parsers.tenhou_json_result import AkaFlags, JsonFail, WinEntry, tile_of
+from parsers.tenhou_json_result import AkaFlags, JsonFail, WinEntry, tile_of, tile_table
 
-__all__ = ["Out", "Take", "build_round", "order_actions", "parse_out", "parse_take"]
+__all__ = [
+    "Action",
+    "Out",
+    "OutEntry",
+    "Take",
+    "TakeEntry",
+    "build_round",
+    "order_actions",
+    "parse_out",
+    "parse_outs",
+    "parse_take",
+    "parse_takes",
+]
 
 # Position of the marker letter among the tiles -> source seat relative to the caller
 # (3 = kamicha, 2 = toimen, 1 = shimocha; counted mod 4 in sanma too, §1.8 / §2.2).
@@ -56,30 +69,34 @@ _MAX_STEPS = 200_000
 
 @dataclass(frozen=True, slots=True)
 class Take:
-    """One entry of a take list: a draw, or a call (chi, pon, daiminkan)."""
+    """A call in a take list (chi, pon, daiminkan); a plain draw is just its Tile."""
 
     raw: object
-    index: int
     tile: Tile
-    kind: MeldKind | None = None
-    own: tuple[Tile, ...] = ()
-    rel: int = 0
+    kind: MeldKind
+    own: tuple[Tile, ...]
+    rel: int
 
 
 @dataclass(frozen=True, slots=True)
 class Out:
-    """One entry of a discard list.
+    """An entry of a discard list other than a plain discard (which is just its Tile).
 
     ``what``: ``discard`` (``tile`` None = tsumogiri, the ``60`` marker), ``ankan``,
     ``kakan``, ``kita`` or ``filler`` (the ``0`` after a daiminkan).
     """
 
     raw: object
-    index: int
     what: str
     tile: Tile | None = None
     riichi: bool = False
     tiles: tuple[Tile, ...] = ()
+
+
+TakeEntry = Tile | Take
+OutEntry = Tile | Out
+_TSUMOGIRI = Out(60, "discard")
+_FILLER = Out(0, "filler")
 
 
 def _split(raw: str) -> tuple[str, int, list[int]]:
@@ -94,9 +111,9 @@ def _split(raw: str) -> tuple[str, int, list[int]]:
     return parts[at], at, [int(p) for p in parts if not p.isalpha()]
 
 
-def parse_take(raw: object, index: int, aka: AkaFlags) -> Take:
+def parse_take(raw: object, aka: AkaFlags) -> TakeEntry:
     if type(raw) is int:
-        return Take(raw, index, tile_of(raw, aka))
+        return tile_of(raw, aka)
     if not isinstance(raw, str):
         raise JsonFail(f"take {short(raw)} is neither a tile nor a call string")
     letter, at, codes = _split(raw)
@@ -113,59 +130,135 @@ def parse_take(raw: object, index: int, aka: AkaFlags) -> Take:
         )
     tiles = [tile_of(c, aka) for c in codes]
     called = tiles.pop(at)  # the tile right after the letter is the called one
-    return Take(raw, index, called, kind, tuple(tiles), rel)
+    return Take(raw, called, kind, tuple(tiles), rel)
 
 
-def parse_out(raw: object, index: int, aka: AkaFlags) -> Out:
+def parse_out(raw: object, aka: AkaFlags) -> OutEntry:
     if type(raw) is int:
         if raw == 60:
-            return Out(raw, index, "discard")
+            return _TSUMOGIRI
         if raw == 0:
-            return Out(raw, index, "filler")
-        return Out(raw, index, "discard", tile_of(raw, aka))
+            return _FILLER
+        return tile_of(raw, aka)
     if not isinstance(raw, str):
         raise JsonFail(f"discard {short(raw)} is neither a tile nor a string")
     if raw.startswith("r") and raw[1:].isascii() and raw[1:].isdigit() and len(raw) <= 3:
         code = int(raw[1:])
         tile = None if code == 60 else tile_of(code, aka)
-        return Out(raw, index, "discard", tile, riichi=True)
+        return Out(raw, "discard", tile, riichi=True)
     letter, at, codes = _split(raw)
     tiles = tuple(tile_of(c, aka) for c in codes)
     if letter == "f":
         if len(tiles) != 1 or at != 0:
             raise JsonFail(f"kita {short(raw)} must be 'f' and one tile")
-        return Out(raw, index, "kita", tiles=tiles)
+        return Out(raw, "kita", tiles=tiles)
     if letter == "a":
         if len(tiles) != 4 or len({t.kind for t in tiles}) != 1:
             raise JsonFail(f"ankan {short(raw)} must be four tiles of one kind")
-        return Out(raw, index, "ankan", tiles=tiles)
+        return Out(raw, "ankan", tiles=tiles)
     if letter == "k":
         rel = _KAKAN_REL.get(at)
         if len(tiles) != 4 or len({t.kind for t in tiles}) != 1 or rel is None:
             raise JsonFail(f"kakan {short(raw)} must be four tiles of one kind, 'k' at 0..2")
-        return Out(raw, index, "kakan", tile=tiles[at], tiles=tiles)
+        return Out(raw, "kakan", tile=tiles[at], tiles=tiles)
     raise JsonFail(f"discard {short(raw)}: unknown marker {short(letter)}")
 
 
+def parse_takes(raw: list[object], aka: AkaFlags, what: str) -> list[TakeEntry]:
+    """A take list: tile numbers by table, call strings parsed; JsonFail names the entry."""
+    table = tile_table(aka)
+    try:
+        return [table[x] if type(x) is int else parse_take(x, aka) for x in raw]
+    except (KeyError, JsonFail):
+        return _entries(parse_take, raw, aka, what)
+
+
+def parse_outs(raw: list[object], aka: AkaFlags, what: str) -> list[OutEntry]:
+    """A discard list, as :func:`parse_takes`."""
+    table = _out_table(aka)
+    try:
+        return [table[x] if type(x) is int else parse_out(x, aka) for x in raw]
+    except (KeyError, JsonFail):
+        return _entries(parse_out, raw, aka, what)
+
+
+_OUT_TABLES: dict[AkaFlags, dict[int, OutEntry]] = {}
+
+
+def _out_table(aka: AkaFlags) -> dict[int, OutEntry]:
+    table = _OUT_TABLES.get(aka)
+    if table is None:
+        table = _OUT_TABLES[aka] = {**tile_table(aka), 60: _TSUMOGIRI, 0: _FILLER}
+    return table
+
+
+def _entries(
+    parse: Callable[[object, AkaFlags], TakeEntry | OutEntry],
+    raw: list[object],
+    aka: AkaFlags,
+    what: str,
+) -> list[Any]:
+    """One entry at a time, for the message naming the first bad one."""
+    out = []
+    for i, item in enumerate(raw):
+        try:
+            out.append(parse(item, aka))
+        except JsonFail as exc:
+            raise JsonFail(f"{what}[{i}]: {exc}") from None
+    return out
+
+
 # -- the search for the order of play -----------------------------------------------
+# The ordered actions, each naming its entry of a take or discard list by index:
+#   ("draw", seat, take index, tile)
+#   ("discard", seat, discard index, tile, tsumogiri, riichi)
+#   ("call", seat, take index, meld)      chi, pon, daiminkan
+#   ("self", seat, discard index, meld)   ankan, kakan, kita
+#   ("end",)
+Action = tuple[object, ...]
+_END: Action = ("end",)
+_DRAW, _ACT = 0, 1  # a seat takes; a seat sends out
+
+
+def _both(kind: int) -> tuple[Tile, ...]:
+    return (Tile(kind), Tile(kind, True)) if kind in (4, 13, 22) else (Tile(kind),)
+
+
+# A hand is held as counts by slot (kind * 2 + red): cheaper than a Counter of tiles.
+_SLOT_TILES = {
+    k * 2 + r: Tile(k, bool(r)) for k in range(34) for r in (0, 1) if not r or k in (4, 13, 22)
+}
+
+
+def _counts(tiles: tuple[Tile, ...]) -> list[int]:
+    counts = [0] * 68
+    for t in tiles:
+        counts[t.kind * 2 + t.red] += 1
+    return counts
+
+
+def _held(counts: list[int]) -> str:
+    return to_mpsz(_SLOT_TILES[k] for k, n in enumerate(counts) for _ in range(n))
+
+
 @dataclass(slots=True)
 class _Sim:
     """One partial order of play; copied at every choice point."""
 
     ti: list[int]
     di: list[int]
-    hands: list[Counter[Tile]]
+    hands: list[list[int]]
     pons: list[list[Meld]]
-    actions: list[tuple[object, ...]]
+    actions: list[Action]
     seat: int
-    phase: str  # "draw": seat takes; "act": seat sends out; "after": seat discarded
+    phase: int
     drawn: Tile | None
 
     def copy(self) -> _Sim:
         return _Sim(
             list(self.ti),
             list(self.di),
-            [Counter(h) for h in self.hands],
+            [list(h) for h in self.hands],
             [list(p) for p in self.pons],
             list(self.actions),
             self.seat,
@@ -174,199 +267,221 @@ class _Sim:
         )
 
 
-class _DeadEnd(Exception):
-    pass
-
-
 class _Search:
+    """A depth-first search over the ways to order the calls; every path runs as one
+    loop over local variables until the hand ends, runs into a dead end, or comes to a
+    discard that someone can call (a choice point, where the other ways are pushed)."""
+
     def __init__(
         self,
         label: str,
         players: int,
         dealer: int,
         hands: list[tuple[Tile, ...]],
-        takes: list[list[Take]],
-        outs: list[list[Out]],
+        takes: list[list[TakeEntry]],
+        outs: list[list[OutEntry]],
     ) -> None:
         self.label = label
         self.players = players
         self.takes = takes
         self.outs = outs
+        self.nt = [len(t) for t in takes]
+        self.no = [len(o) for o in outs]
         self.best: tuple[int, str] = (-1, "")
+        self.steps = 0
         self.start = _Sim(
             [0] * 4,
             [0] * 4,
-            [Counter(h) for h in hands],
+            [_counts(h) for h in hands],
             [[] for _ in range(4)],
             [],
             dealer,
-            "draw",
+            _DRAW,
             None,
         )
 
-    def fail(self, sim: _Sim, message: str) -> _DeadEnd:
+    def fail(self, sim: _Sim, message: str) -> bool:
         if len(sim.actions) > self.best[0]:
             self.best = (len(sim.actions), message)
-        return _DeadEnd()
+        return False
 
-    def done(self, sim: _Sim) -> bool:
-        return all(
-            sim.ti[s] == len(self.takes[s]) and sim.di[s] == len(self.outs[s])
-            for s in range(self.players)
-        )
+    def done(self, ti: list[int], di: list[int]) -> bool:
+        nt, no = self.nt, self.no
+        return all(ti[s] == nt[s] and di[s] == no[s] for s in range(self.players))
 
-    def remove(self, sim: _Sim, seat: int, tiles: tuple[Tile, ...], what: str) -> None:
+    def remove(self, sim: _Sim, seat: int, tiles: tuple[Tile, ...], what: str) -> str | None:
+        """Take ``tiles`` out of the seat's hand; what is wrong when it does not hold them."""
         hand = sim.hands[seat]
-        if len(tiles) == 1:  # a discard: nearly every call here
-            tile = tiles[0]
-            if hand[tile] < 1:
-                held = to_mpsz(hand.elements())
-                raise self.fail(sim, f"seat {seat} {what} {to_mpsz(tiles)} but holds {held}")
-            hand[tile] -= 1
-            return
-        need = Counter(tiles)
-        if any(hand[t] < n for t, n in need.items()):
-            held = to_mpsz(hand.elements())
-            raise self.fail(sim, f"seat {seat} {what} {to_mpsz(tiles)} but holds {held}")
-        hand.subtract(need)
+        need = [t.kind * 2 + t.red for t in tiles]
+        if any(hand[k] < need.count(k) for k in need):
+            return f"seat {seat} {what} {to_mpsz(tiles)} but holds {_held(hand)}"
+        for k in need:
+            hand[k] -= 1
+        return None
 
-    def run(self) -> list[tuple[object, ...]]:
+    def run(self) -> list[Action]:
         stack = [self.start]
-        steps = 0
         while stack:
             sim = stack.pop()
-            try:
-                while True:
-                    steps += 1
-                    if steps > _MAX_STEPS:
-                        raise JsonFail(f"{self.label}: too many ways to order the calls")
-                    if self.step(sim, stack):
-                        return sim.actions
-            except _DeadEnd:
-                continue
+            if self.advance(sim, stack):
+                return sim.actions
         raise JsonFail(
             f"{self.label}: the take and discard lists cannot be put in order: {self.best[1]}"
         )
 
-    def step(self, sim: _Sim, stack: list[_Sim]) -> bool:
-        """Advance ``sim`` by one action; True when the hand is over."""
-        seat = sim.seat
-        if sim.phase == "draw":
-            if sim.ti[seat] == len(self.takes[seat]):
-                if self.done(sim):
-                    sim.actions.append(("end",))
+    def advance(self, sim: _Sim, stack: list[_Sim]) -> bool:
+        """Play ``sim`` on; True when the hand is over, False at a dead end."""
+        takes, outs, nt, no, players = self.takes, self.outs, self.nt, self.no, self.players
+        ti, di, hands, actions = sim.ti, sim.di, sim.hands, sim.actions
+        add = actions.append
+        seat, phase, drawn = sim.seat, sim.phase, sim.drawn
+        while True:
+            self.steps += 1
+            if self.steps > _MAX_STEPS:
+                raise JsonFail(f"{self.label}: too many ways to order the calls")
+            if phase == _DRAW:
+                i = ti[seat]
+                if i == nt[seat]:
+                    if self.done(ti, di):
+                        add(_END)
+                        return True
+                    return self.fail(sim, f"seat {seat} has no more takes but the others go on")
+                take = takes[seat][i]
+                if isinstance(take, Take):
+                    return self.fail(
+                        sim, f"seat {seat}'s take {short(take.raw)} is a call where a draw is due"
+                    )
+                ti[seat] = i + 1
+                hands[seat][take.kind * 2 + take.red] += 1
+                drawn = take
+                phase = _ACT
+                add(("draw", seat, i, take))
+                continue
+            j = di[seat]
+            if j == no[seat]:
+                if drawn is not None and self.done(ti, di):
+                    add(_END)  # tsumo, or nine terminals
                     return True
-                raise self.fail(sim, f"seat {seat} has no more takes but the others go on")
-            take = self.takes[seat][sim.ti[seat]]
-            if take.kind is not None:
-                raise self.fail(
-                    sim, f"seat {seat}'s take {short(take.raw)} is a call where a draw is due"
-                )
-            sim.ti[seat] += 1
-            sim.hands[seat][take.tile] += 1
-            sim.drawn = take.tile
-            sim.phase = "act"
-            sim.actions.append(("draw", seat, take))
-            return False
-        if sim.phase == "act":
-            if sim.di[seat] == len(self.outs[seat]):
-                if sim.drawn is not None and self.done(sim):
-                    sim.actions.append(("end",))  # tsumo, or nine terminals
-                    return True
-                raise self.fail(
+                return self.fail(
                     sim, f"seat {seat} has nothing more to discard but the hand goes on"
                 )
-            out = self.outs[seat][sim.di[seat]]
-            sim.di[seat] += 1
-            return self.send(sim, seat, out)
-        # phase "after": seat has discarded sim.drawn-less tile in actions[-1]
-        discarded = sim.actions[-1][3]
-        assert isinstance(discarded, Tile)
-        options: list[tuple[int, Take]] = []
-        for k in range(1, self.players):
-            x = (seat + k) % self.players
-            if sim.ti[x] < len(self.takes[x]):
-                take = self.takes[x][sim.ti[x]]
-                if take.kind is not None and (x + take.rel) % 4 == seat and take.tile == discarded:
-                    options.append((x, take))
-        options.sort(key=lambda o: o[1].kind is MeldKind.CHI)
-        # Try the calls in priority order; "no call" is the last resort (pushed first).
-        if options:
+            out = outs[seat][j]
+            di[seat] = j + 1
+            riichi = False
+            if type(out) is Tile:
+                tile, tsumogiri = out, False
+            else:
+                assert isinstance(out, Out)
+                if out.what != "discard":
+                    sim.seat, sim.drawn = seat, drawn
+                    over = self.declare(sim, seat, j, out)
+                    if over is not None:
+                        return over
+                    seat, phase, drawn = sim.seat, sim.phase, sim.drawn
+                    continue
+                riichi = out.riichi
+                if out.tile is not None:
+                    tile, tsumogiri = out.tile, False
+                elif drawn is None:
+                    return self.fail(sim, f"seat {seat} discards 60 (the drawn tile) after a call")
+                else:
+                    tile, tsumogiri = drawn, True
+            hand = hands[seat]
+            k = tile.kind * 2 + tile.red
+            if hand[k] < 1:
+                return self.fail(
+                    sim, f"seat {seat} discards {to_mpsz((tile,))} but holds {_held(hand)}"
+                )
+            hand[k] -= 1
+            add(("discard", seat, j, tile, tsumogiri, riichi))
+            drawn = None
+            # Who can call this tile: a seat whose next take is a call on it.
+            options: list[tuple[int, Take]] = []
+            for step in range(1, players):
+                x = (seat + step) % players
+                if ti[x] < nt[x]:
+                    call = takes[x][ti[x]]
+                    if type(call) is Take and (x + call.rel) % 4 == seat and call.tile == tile:
+                        options.append((x, call))
+            if not options:
+                seat = (seat + 1) % players
+                phase = _DRAW
+                continue
+            options.sort(key=lambda o: o[1].kind is MeldKind.CHI)
+            # Try the calls in priority order; "no call" is the last resort (pushed first).
             plain = sim.copy()
-            plain.seat = (seat + 1) % self.players
-            plain.phase = "draw"
+            plain.seat = (seat + 1) % players
+            plain.phase = _DRAW
             plain.drawn = None
             stack.append(plain)
-            for x, take in reversed(options[1:]):
+            for x, call in reversed(options[1:]):
                 alt = sim.copy()
-                self.call(alt, x, take)
+                problem = self.call(alt, x, call)
+                if problem is not None:
+                    return self.fail(alt, problem)
                 stack.append(alt)
-            self.call(sim, *options[0])
-            return False
-        sim.seat = (seat + 1) % self.players
-        sim.phase = "draw"
-        sim.drawn = None
-        return False
+            problem = self.call(sim, *options[0])
+            if problem is not None:
+                return self.fail(sim, problem)
+            seat, phase, drawn = sim.seat, sim.phase, sim.drawn
 
-    def call(self, sim: _Sim, x: int, take: Take) -> None:
-        assert take.kind is not None
-        self.remove(sim, x, take.own, f"calls {take.kind.value} with")
-        sim.ti[x] += 1
+    def call(self, sim: _Sim, x: int, take: Take) -> str | None:
+        """Seat ``x`` calls ``take``; what is wrong when it cannot."""
+        problem = self.remove(sim, x, take.own, f"calls {take.kind.value} with")
+        if problem is not None:
+            return problem
+        i = sim.ti[x]
+        sim.ti[x] = i + 1
         from_seat = (x + take.rel) % 4
         tiles = (*take.own, take.tile)
         meld = Meld(take.kind, tuple(sorted(tiles)), take.tile, from_seat)
         if take.kind is MeldKind.PON:
             sim.pons[x].append(meld)
-        sim.actions.append(("call", x, take, meld))
+        sim.actions.append(("call", x, i, meld))
         sim.seat = x
         sim.drawn = None
         if take.kind is MeldKind.DAIMINKAN:
             # The kan takes a turn with no discard: a 0 filler in the discard list.
-            if sim.di[x] == len(self.outs[x]) or self.outs[x][sim.di[x]].what != "filler":
-                raise self.fail(sim, f"seat {x}'s daiminkan {short(take.raw)} has no 0 after it")
+            if sim.di[x] == self.no[x] or self.outs[x][sim.di[x]] is not _FILLER:
+                return f"seat {x}'s daiminkan {short(take.raw)} has no 0 after it"
             sim.di[x] += 1
-            sim.phase = "draw"
+            sim.phase = _DRAW
         else:
-            sim.phase = "act"
+            sim.phase = _ACT
+        return None
 
-    def send(self, sim: _Sim, seat: int, out: Out) -> bool:
-        if out.what == "discard":
-            if out.tile is None:
-                if sim.drawn is None:
-                    raise self.fail(sim, f"seat {seat} discards 60 (the drawn tile) after a call")
-                tile, tsumogiri = sim.drawn, True
-            else:
-                tile, tsumogiri = out.tile, False
-            self.remove(sim, seat, (tile,), "discards")
-            sim.actions.append(("discard", seat, out, tile, tsumogiri))
-            sim.phase = "after"
-            sim.drawn = None
-            return False
+    def declare(self, sim: _Sim, seat: int, j: int, out: Out) -> bool | None:
+        """A kan or kita declared from the hand (or a misplaced filler): True when that
+        ends the hand, False at a dead end, None to play on."""
         if out.what == "filler":
-            raise self.fail(sim, f"seat {seat}'s discard 0 does not follow a daiminkan")
+            return self.fail(sim, f"seat {seat}'s discard 0 does not follow a daiminkan")
         if sim.drawn is None:
-            raise self.fail(sim, f"seat {seat} declares {short(out.raw)} without having drawn")
+            return self.fail(sim, f"seat {seat} declares {short(out.raw)} without having drawn")
         if out.what == "ankan":
-            self.remove(sim, seat, out.tiles, "declares a concealed kan of")
+            problem = self.remove(sim, seat, out.tiles, "declares a concealed kan of")
             meld = Meld(MeldKind.ANKAN, tuple(sorted(out.tiles)))
         elif out.what == "kita":
-            self.remove(sim, seat, out.tiles, "declares kita with")
+            problem = self.remove(sim, seat, out.tiles, "declares kita with")
             meld = Meld(MeldKind.KITA, out.tiles)
         else:
-            assert out.tile is not None
-            pon = next((p for p in sim.pons[seat] if p.kind34 == out.tile.kind), None)
+            tile = out.tile
+            assert tile is not None
+            pon = next((p for p in sim.pons[seat] if p.kind34 == tile.kind), None)
             if pon is None:
-                raise self.fail(sim, f"seat {seat} adds {out.tile} to a pon it does not have")
-            self.remove(sim, seat, (out.tile,), "adds to a kan")
-            sim.pons[seat].remove(pon)
-            meld = Meld(MeldKind.KAKAN, (*pon.tiles, out.tile), pon.called, pon.from_seat, out.tile)
-        sim.actions.append(("self", seat, out, meld))
+                return self.fail(sim, f"seat {seat} adds {tile} to a pon it does not have")
+            problem = self.remove(sim, seat, (tile,), "adds to a kan")
+            if problem is None:
+                sim.pons[seat].remove(pon)
+            meld = Meld(MeldKind.KAKAN, (*pon.tiles, tile), pon.called, pon.from_seat, tile)
+        if problem is not None:
+            return self.fail(sim, problem)
+        sim.actions.append(("self", seat, j, meld))
         sim.drawn = None
-        if self.done(sim):
-            sim.actions.append(("end",))  # chankan (or a kokushi robbing an ankan)
+        if self.done(sim.ti, sim.di):
+            sim.actions.append(_END)  # chankan (or a kokushi robbing an ankan)
             return True
-        sim.phase = "draw"  # the replacement draw
-        return False
+        sim.phase = _DRAW  # the replacement draw
+        return None
 
 
 def order_actions(
@@ -374,9 +489,9 @@ def order_actions(
     players: int,
     dealer: int,
     hands: list[tuple[Tile, ...]],
-    takes: list[list[Take]],
-    outs: list[list[Out]],
-) -> list[tuple[object, ...]]:
+    takes: list[list[TakeEntry]],
+    outs: list[list[OutEntry]],
+) -> list[Action]:
     return _Search(label, players, dealer, hands, takes, outs).run()
 
 
@@ -398,22 +513,25 @@ class KyokuSource:
     num: int
     label: str
     unit: str
-    actions: list[tuple[object, ...]]
+    actions: list[Action]
+    kyoku: list[object]  # the kyoku's array, whose lists the actions index
 
     def position(self, number: int, ev: Located) -> SourcePos:
         if number == RESULT:
             return SourcePos(self.path, self.num, f"{{{self.label} result}}", self.unit)
-        act = self.actions[number]
-        seat, token = act[1], act[2]
-        assert isinstance(token, Take | Out)
-        lst = "takes" if isinstance(token, Take) else "discards"
-        raw = json.dumps(token.raw, ensure_ascii=False)
-        where = f"{{{self.label} {lst}{seat}[{token.index}] {raw}}}"
+        kind, seat, index = self.actions[number][:3]
+        assert isinstance(seat, int) and isinstance(index, int)
+        takes = kind in ("draw", "call")
+        lst = "takes" if takes else "discards"
+        entries = self.kyoku[(5 if takes else 6) + 3 * seat]
+        assert isinstance(entries, list)
+        raw = json.dumps(entries[index], ensure_ascii=False)
+        where = f"{{{self.label} {lst}{seat}[{index}] {raw}}}"
         return SourcePos(self.path, self.num, where, self.unit)
 
 
 def build_round(
-    actions: list[tuple[object, ...]],
+    actions: list[Action],
     source: KyokuSource,
     kan_indicators: list[Tile],
     wins: list[WinEntry],
@@ -457,19 +575,19 @@ def build_round(
         if riichi_pending is not None:
             accept()
         if kind == "draw":
-            take = act[2]
-            assert isinstance(take, Take)
-            add(make_draw(source, seat, take.tile, None, at))
+            tile = act[3]
+            assert isinstance(tile, Tile)
+            add(make_draw(source, seat, tile, None, at))
         elif kind == "discard":
-            out, tile, tsumogiri = act[2], act[3], act[4]
-            assert isinstance(out, Out) and isinstance(tile, Tile) and isinstance(tsumogiri, bool)
-            if out.riichi:
+            tile, tsumogiri, riichi = act[3], act[4], act[5]
+            assert isinstance(tile, Tile) and isinstance(tsumogiri, bool)
+            if riichi:
                 add(RiichiDeclared(source, seat, at))
             if pending_dora and pending_seat == seat:
                 reveal(pending_dora, at)
                 pending_dora = 0
             add(make_discard(source, seat, tile, tsumogiri, None, at))
-            if out.riichi:
+            if riichi:
                 riichi_pending = (seat, at)
         else:
             meld = act[3]

@@ -12,8 +12,10 @@ from analyzer.engine.replay import replay
 from mjaudit.errors import LogFormatError
 from mjaudit.events import (
     DeclareMeld,
+    Discard,
     DoraReveal,
     DrawReason,
+    DrawTile,
     Event,
     GameEnd,
     RiichiAccepted,
@@ -322,6 +324,33 @@ def test_errors_name_the_line_and_the_problem(line: str, message: str) -> None:
     data = mjai() + b"\n" + line.encode()
     with pytest.raises(LogFormatError, match=message):
         parse_mjai(data, "bad.mjson")
+
+
+def test_a_long_number_on_any_line_is_refused_there() -> None:
+    # Numbers are read natively only where the whole file has no over-long run of
+    # digits; a long one on a later line is still refused, on its own line.
+    data = mjai({"type": "tsumo", "actor": 0, "pai": "N"}) + b'\n{"type":"dahai","actor":0,'
+    data += b'"pai":"N","tsumogiri":true,"x":12345678901234567}'
+    with pytest.raises(LogFormatError, match="line 4.*a number of 17 digits"):
+        parse_mjai(data, "long.mjson")
+
+
+def test_lines_with_spaces_around_or_extra_data() -> None:
+    spaced = mjai() + b'\n  {"type": "tsumo", "actor": 0, "pai": "N"}  '
+    assert of(parse_mjai(spaced, "s.mjson").events, DrawTile)[0].tile == Tile("4z")
+    with pytest.raises(LogFormatError, match="line 3, column 38.*Extra data"):
+        parse_mjai(mjai() + b'\n{"type":"tsumo","actor":0,"pai":"N"} {}', "x.mjson")
+
+
+def test_positions_name_the_line_and_its_type_when_read() -> None:
+    log = parse_mjai(
+        mjai({"type": "tsumo", "actor": 0, "pai": "N"}, {"type": "dahai", "actor": 0, "pai": "N"}),
+        "p.mjson",
+    )
+    draw, discard = of(log.events, DrawTile)[0], of(log.events, Discard)[0]
+    assert str(draw.pos) == "p.mjson (line 3 {tsumo})"
+    assert str(discard.pos) == "p.mjson (line 4 {dahai})"
+    assert str(log.events[1].pos) == "p.mjson (line 2 {start_kyoku})"
 
 
 def test_load_sniffs_mjai() -> None:

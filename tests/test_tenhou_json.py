@@ -183,6 +183,56 @@ def test_ankan_daiminkan_filler_and_kan_dora_times() -> None:
     assert isinstance(end, RoundDraw) and end.claims.tenpai == (0, 2)
 
 
+# Seat 2 can pon seat 0's first 1z, or its second: between the two, seat 3 pons seat
+# 1's 2z and seat 2 draws nothing. The first way runs into seat 3's pon where a draw
+# is due, and the search backs out of it.
+TWO_WAYS = kyoku(
+    hands=[
+        [41, 41, *FILL[:11]],
+        [42, *FILL[:12]],
+        [41, 41, *FILL[:11]],
+        [42, 42, 21, *FILL[:10]],
+    ],
+    takes=[[31, 32], [33], ["41p4141"], ["42p4242", 34]],
+    outs=[[41, 41], [42], [11], [21, 60]],
+    result=["流局", [0, 0, 0, 0]],
+)
+
+
+def test_a_call_that_fits_two_discards_goes_where_the_lists_allow() -> None:
+    log = parse_tenhou_json(doc(TWO_WAYS), "two-ways.json")
+    assert shape(log.events) == [
+        "draw0 1s",
+        "discard0 1z",
+        "draw1 3s",
+        "discard1 2z",
+        "pon3 from 1",
+        "discard3 1p",
+        "draw0 2s",
+        "discard0 1z",
+        "pon2 from 0",
+        "discard2 1m",
+        "draw3 4s",
+        "discard3 4s tsumogiri",
+        "draw-end exhaustive",
+    ]
+    # Positions name each entry of the lists, made when read.
+    pon = [e for e in log.events if isinstance(e, DeclareMeld)][1]
+    assert str(pon.pos) == 'two-ways.json (round 1 {E1-0 takes2[0] "41p4141"})'
+
+
+def test_lists_that_fit_no_order_name_the_furthest_dead_end() -> None:
+    k = json.loads(json.dumps(TWO_WAYS))
+    k[13] = [11, 11, 21, *FILL[:10]]  # seat 3 now holds no 2z to pon with
+    with pytest.raises(LogFormatError) as err:
+        parse_tenhou_json(doc(k), "stuck.json")
+    # Both ways end after four actions; the first one met is named.
+    assert err.value.message == (
+        "E1-0: the take and discard lists cannot be put in order: "
+        "seat 3's take '42p4242' is a call where a draw is due"
+    )
+
+
 def _kakan(tail_takes: list[object], tail_outs: list[object], result: list[object]) -> bytes:
     return doc(
         kyoku(
