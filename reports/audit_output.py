@@ -5,12 +5,19 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from analyzer.checks.audit import FileAudit
 from mjaudit.findings import Finding, JsonValue
 
-__all__ = ["printable", "render_json", "render_junit", "render_text", "totals"]
+__all__ = [
+    "AuditOutput",
+    "printable",
+    "render_json",
+    "render_junit",
+    "render_text",
+    "totals",
+]
 
 # What xml.sax.saxutils.escape and quoteattr replace, written out: importing saxutils
 # pulls in urllib.request and http.client, a large share of the start-up time.
@@ -64,52 +71,161 @@ def _quoteattr(data: str) -> str:
     return f'"{data}"'
 
 
-def totals(results: Sequence[FileAudit]) -> dict[str, JsonValue]:
-    by_severity: Counter[str] = Counter({"error": 0, "warning": 0, "info": 0})
-    checks: Counter[str] = Counter()
-    for r in results:
+class AuditOutput:
+    """An audit run's output in one format, built one file at a time.
+
+    It keeps what the format will write (a text line per finding, a JSON entry per file
+    and per finding, a JUnit case per game) and running totals, never the audits: a run
+    over many games holds its output, not the games' results (with text, the default,
+    that is a line per finding).
+    """
+
+    def __init__(self, fmt: str = "text") -> None:
+        if fmt not in ("text", "json", "junit"):
+            raise ValueError(f"unknown output format {fmt!r}")
+        self.fmt = fmt
+        self.files = self.games = self.rounds = self.wins = self.draws = 0
+        self.by_severity: Counter[str] = Counter({"error": 0, "warning": 0, "info": 0})
+        self.checks: Counter[str] = Counter()
+        self.worst = -1  # the highest severity rank found, -1 for none
+        self.failures = 0  # JUnit: games with error findings
+        self.parts: list[str] = []  # text lines, or JUnit cases
+        self.file_docs: list[dict[str, JsonValue]] = []
+        self.finding_docs: list[JsonValue] = []
+
+    @property
+    def unreadable(self) -> int:
+        return self.files - self.games
+
+    def add(self, r: FileAudit) -> None:
+        self.files += 1
+        if r.error is None:
+            self.games += 1
+            self.rounds += r.rounds
+            self.wins += r.wins
+            self.draws += r.draws
         for f in r.findings:
-            by_severity[f.severity.value] += 1
-        checks.update(dict(r.checks))
-    readable = [r for r in results if r.error is None]
-    return {
-        "files": len(results),
-        "games": len(readable),
-        "rounds": sum(r.rounds for r in readable),
-        "wins": sum(r.wins for r in readable),
-        "draws": sum(r.draws for r in readable),
-        "unreadable": len(results) - len(readable),
-        "findings": dict(by_severity),
-        "checks": dict(sorted(checks.items())),
-    }
+            self.by_severity[f.severity.value] += 1
+            self.worst = max(self.worst, f.severity.rank)
+        self.checks.update(dict(r.checks))
+        if self.fmt == "text":
+            self._text(r)
+        elif self.fmt == "json":
+            self.file_docs.append(
+                {
+                    "path": r.path,
+                    "format": r.format,
+                    "game_id": r.game_id,
+                    "rules": r.rules,
+                    "rounds": r.rounds,
+                    "wins": r.wins,
+                    "error": r.error,
+                }
+            )
+            self.finding_docs.extend(f.to_json() for f in r.findings)
+        else:
+            self.parts.append(self._junit_case(r))
 
+    def totals(self) -> dict[str, JsonValue]:
+        return {
+            "files": self.files,
+            "games": self.games,
+            "rounds": self.rounds,
+            "wins": self.wins,
+            "draws": self.draws,
+            "unreadable": self.unreadable,
+            "findings": dict(self.by_severity),
+            "checks": dict(sorted(self.checks.items())),
+        }
 
-def render_json(results: Sequence[FileAudit], run: dict[str, JsonValue] | None = None) -> str:
-    """The audit document; ``run`` (a ``--store`` run's own counts) is added as is."""
-    doc: dict[str, JsonValue] = {
-        "schema": "mjaudit.audit/1",
-        "totals": totals(results),
-        "files": [
-            {
-                "path": r.path,
-                "format": r.format,
-                "game_id": r.game_id,
-                "rules": r.rules,
-                "rounds": r.rounds,
-                "wins": r.wins,
-                "error": r.error,
+    def render(self, run: dict[str, JsonValue] | None = None) -> str:
+        """The whole output; ``run`` (a ``--store`` run's own counts) goes into JSON."""
+        if self.fmt == "json":
+            doc: dict[str, JsonValue] = {
+                "schema": "mjaudit.audit/1",
+                "totals": self.totals(),
+                "files": self.file_docs,
+                "findings": self.finding_docs,
             }
-            for r in results
-        ],
-        "findings": [f.to_json() for r in results for f in r.findings],
-    }
-    if run is not None:
-        doc["run"] = run
-    # Control characters are escaped by json itself. A lone surrogate (an undecodable
-    # byte of a file name) would make the text invalid UTF-8: it is written as its
-    # JSON escape, \udcNN, which reads back as the same string.
-    text = json.dumps(doc, ensure_ascii=False, indent=1)
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+            if run is not None:
+                doc["run"] = run
+            # Control characters are escaped by json itself. A lone surrogate (an
+            # undecodable byte of a file name) would make the text invalid UTF-8: it
+            # is written as its JSON escape, \udcNN, which reads back as the same string.
+            text = json.dumps(doc, ensure_ascii=False, indent=1)
+            return _SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+        if self.fmt == "junit":
+            return (
+                '<?xml version="1.0" encoding="UTF-8"?>\n'
+                f'<testsuite name="mjaudit" tests="{self.files}" failures="{self.failures}" '
+                f'errors="{self.unreadable}">\n' + "\n".join(self.parts) + "\n</testsuite>"
+            )
+        found = self.by_severity
+        summary = (
+            f"{self.games} games, {self.rounds} rounds, {self.wins} wins, {self.draws} draws, "
+            f"{self.unreadable} unreadable: {found['error']} errors, "
+            f"{found['warning']} warnings, {found['info']} notes"
+        )
+        return printable("\n".join([*self.parts, summary]))
+
+    def _text(self, r: FileAudit) -> None:
+        """Grouped by game, errors first."""
+        if r.error is not None:
+            # Input errors name the input themselves; others get the name in front.
+            where = "" if r.error.startswith(r.path) else f"{r.path}: "
+            self.parts.append(f"unreadable: {where}{r.error}")
+            return
+        if not r.findings:
+            return
+        self.parts.append(f"{r.path} ({r.game_id}, rules {r.rules}):")
+        self.parts.extend(_finding_line(f, r.findings) for f in r.findings)
+
+    def _junit_case(self, r: FileAudit) -> str:
+        """One test case per game; error findings (or an unreadable file) fail it."""
+        name = _quoteattr(r.game_id or r.path)
+        head = f'  <testcase classname="mjaudit.audit" name={name} file={_quoteattr(r.path)}>'
+        if r.error is not None:
+            return f"{head}\n    <error message={_quoteattr(r.error)}/>\n  </testcase>"
+        bad = [f for f in r.findings if f.severity.value == "error"]
+        body = ""
+        if bad:
+            self.failures += 1
+            text = "\n".join(f"{f.round or '-'} {f.code}: {f.message}{_at(f)}" for f in bad)
+            body = (
+                f"\n    <failure message={_quoteattr(f'{len(bad)} error findings')}"
+                f' type="mjaudit">{_escape(text)}</failure>'
+            )
+        notes = [f for f in r.findings if f.severity.value != "error"]
+        if notes:
+            out = "\n".join(f"{f.severity.value} {f.code}: {f.message}{_at(f)}" for f in notes)
+            body += f"\n    <system-out>{_escape(out)}</system-out>"
+        return f"{head}{body}\n  </testcase>" if body else f"{head}</testcase>"
+
+
+def _output(fmt: str, results: Iterable[FileAudit]) -> AuditOutput:
+    out = AuditOutput(fmt)
+    for r in results:
+        out.add(r)
+    return out
+
+
+def totals(results: Iterable[FileAudit]) -> dict[str, JsonValue]:
+    return _output("text", results).totals()
+
+
+def render_json(results: Iterable[FileAudit], run: dict[str, JsonValue] | None = None) -> str:
+    """The audit document; ``run`` (a ``--store`` run's own counts) is added as is."""
+    return _output("json", results).render(run)
+
+
+def render_text(results: Iterable[FileAudit]) -> str:
+    """Grouped by game, errors first, then a one-line summary."""
+    return _output("text", results).render()
+
+
+def render_junit(results: Iterable[FileAudit]) -> str:
+    """One test case per game; error findings (or an unreadable file) fail it."""
+    return _output("junit", results).render()
 
 
 def _finding_line(f: Finding, found: Sequence[Finding] = ()) -> str:
@@ -130,60 +246,3 @@ def _follows(f: Finding, found: Sequence[Finding]) -> str:
     where = f" at {cause.round}" if cause.round else ""
     seat = f" seat {cause.seat}" if cause.seat is not None else ""
     return f" (follows from {cause.code}{where}{seat})"
-
-
-def render_text(results: Sequence[FileAudit]) -> str:
-    """Grouped by game, errors first, then a one-line summary."""
-    lines: list[str] = []
-    for r in results:
-        if r.error is not None:
-            # Input errors name the input themselves; others get the name in front.
-            where = "" if r.error.startswith(r.path) else f"{r.path}: "
-            lines.append(f"unreadable: {where}{r.error}")
-            continue
-        if not r.findings:
-            continue
-        lines.append(f"{r.path} ({r.game_id}, rules {r.rules}):")
-        for f in r.findings:
-            lines.append(_finding_line(f, r.findings))
-    t = totals(results)
-    found = t["findings"]
-    assert isinstance(found, dict)
-    lines.append(
-        f"{t['games']} games, {t['rounds']} rounds, {t['wins']} wins, {t['draws']} draws, "
-        f"{t['unreadable']} unreadable: {found['error']} errors, {found['warning']} warnings, "
-        f"{found['info']} notes"
-    )
-    return printable("\n".join(lines))
-
-
-def render_junit(results: Sequence[FileAudit]) -> str:
-    """One test case per game; error findings (or an unreadable file) fail it."""
-    cases: list[str] = []
-    failures = errors = 0
-    for r in results:
-        name = _quoteattr(r.game_id or r.path)
-        head = f'  <testcase classname="mjaudit.audit" name={name} file={_quoteattr(r.path)}>'
-        if r.error is not None:
-            errors += 1
-            cases.append(f"{head}\n    <error message={_quoteattr(r.error)}/>\n  </testcase>")
-            continue
-        bad = [f for f in r.findings if f.severity.value == "error"]
-        body = ""
-        if bad:
-            failures += 1
-            text = "\n".join(f"{f.round or '-'} {f.code}: {f.message}{_at(f)}" for f in bad)
-            body = (
-                f"\n    <failure message={_quoteattr(f'{len(bad)} error findings')}"
-                f' type="mjaudit">{_escape(text)}</failure>'
-            )
-        notes = [f for f in r.findings if f.severity.value != "error"]
-        if notes:
-            out = "\n".join(f"{f.severity.value} {f.code}: {f.message}{_at(f)}" for f in notes)
-            body += f"\n    <system-out>{_escape(out)}</system-out>"
-        cases.append(f"{head}{body}\n  </testcase>" if body else f"{head}</testcase>")
-    return (
-        '<?xml version="1.0" encoding="UTF-8"?>\n'
-        f'<testsuite name="mjaudit" tests="{len(results)}" failures="{failures}" '
-        f'errors="{errors}">\n' + "\n".join(cases) + "\n</testsuite>"
-    )

@@ -135,10 +135,16 @@ def cli() -> None:
 
 
 def _audit_files(
-    paths: Iterable[str], rules: str, jobs: int, scale: dict[str, Any], review: bool = True
-) -> tuple[list[FileAudit], RunSummary]:
-    """Audit through analyzer.runs.batch. With --store, the inputs the store already held
-    are skipped and their stored audits are returned with the new ones."""
+    paths: Iterable[str],
+    rules: str,
+    jobs: int,
+    scale: dict[str, Any],
+    review: bool,
+    each: Callable[[FileAudit], None],
+) -> RunSummary:
+    """Audit through analyzer.runs.batch, handing each audit to ``each`` as it comes, in
+    input order (none is kept). With --store, the inputs the store already held are
+    skipped and their stored audits are handed on after the new ones."""
     from analyzer.runs.batch import BatchOptions, RunSummary, Shard, audit_many
     from analyzer.runs.store_catalog import StoreError
     from parsers.containers import Selection
@@ -161,7 +167,6 @@ def _audit_files(
         max_input_size=scale["max_input_size"], review=review,
     )  # fmt: skip
     summary = RunSummary()
-    results: list[FileAudit] = []
     try:
         for o in audit_many(
             paths, opts, jobs=jobs, batch_size=scale["batch"], shard=shard, store=scale["store"],
@@ -169,17 +174,18 @@ def _audit_files(
             summary=summary, lock_wait=scale["lock_wait"],
         ):  # fmt: skip
             if o.audit is not None:
-                results.append(o.audit)
+                each(o.audit)
         if scale["store"] is not None and summary.skipped_keys:
             from analyzer.runs.store_read import stored_audits
 
-            results.extend(stored_audits(scale["store"], summary.skipped_keys))
+            for stored in stored_audits(scale["store"], summary.skipped_keys):
+                each(stored)
     except unavailable as exc:
         raise click.UsageError(str(exc)) from None
     except StoreError as exc:  # a store that is locked, damaged or not a store
         click.echo(f"mjaudit: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
-    return results, summary
+    return summary
 
 
 _LOCK_WAIT = click.option(
@@ -254,45 +260,42 @@ def audit(
     Example: mjaudit audit -j 4 --store results/ --players 4 db/2019.db
     """
     from mjaudit.rules import load_rules
-    from reports.audit_output import render_json, render_junit, render_text
+    from reports.audit_output import AuditOutput
 
     if rules != "auto":
         try:
             load_rules(rules)
         except MjauditError as exc:
             raise _InputError(f"--rules: {exc}") from None
-    results, summary = _audit_files(paths, rules, jobs, scale, review=not no_review)
-    if no_review:
-        results = [_without_review(r) for r in results]
-    for r in results:
+    out = AuditOutput(fmt)
+
+    def each(r: FileAudit) -> None:
+        # Each audit goes into the output as it comes; none is kept.
+        if no_review:
+            r = _without_review(r)
         if r.error is not None:
             _complain(r.error)
-    render = {"text": render_text, "json": render_json, "junit": render_junit}[fmt]
+        out.add(r)
+
+    summary = _audit_files(paths, rules, jobs, scale, not no_review, each)
     if scale["store"] is None:
-        click.echo(render(results))
+        click.echo(out.render())
     else:
         # The same output and verdict as a run without the store, the inputs it
         # skipped included (their stored audits). What the run itself did follows:
         # a last line of the text, "run" in the JSON, a line on stderr with JUnit.
         if fmt == "json":
-            click.echo(render_json(results, run=summary.to_json()))
+            click.echo(out.render(run=summary.to_json()))
         else:
-            click.echo(render(results))
+            click.echo(out.render())
             click.echo(summary.text(), err=fmt == "junit")
-    sys.exit(_exit_code(results, fail_on))
+    sys.exit(EXIT_BAD_INPUT if out.unreadable else _findings_exit(out.worst, fail_on))
 
 
 def _without_review(r: FileAudit) -> FileAudit:
     from dataclasses import replace
 
     return replace(r, findings=tuple(f for f in r.findings if f.severity.value != "info"))
-
-
-def _exit_code(audits: Sequence[FileAudit], fail_on: str) -> int:
-    if any(r.error is not None for r in audits):
-        return EXIT_BAD_INPUT
-    worst = max((f.severity.rank for r in audits for f in r.findings), default=-1)
-    return _findings_exit(worst, fail_on)
 
 
 _WINDS = click.Choice(["E", "S", "W", "N"], case_sensitive=False)

@@ -8,6 +8,7 @@ one payment changed. Findings that follow from an earlier one name it (``cause``
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -16,9 +17,9 @@ import pytest
 from lxml import etree
 
 from analyzer.checks.audit import FileAudit, audit_log, resolve_rules
-from mjaudit.findings import Finding
+from mjaudit.findings import Finding, Severity
 from parsers import load_bytes
-from reports.audit_output import render_json, render_text
+from reports.audit_output import AuditOutput, render_json, render_junit, render_text
 from tests.conftest import CORPUS, audit_bytes, corpus_file, elements, error_codes, rebuild, tamper
 
 Els = list[etree._Element]
@@ -487,3 +488,19 @@ def test_the_new_checks_run_and_find_nothing_on_real_tenhou_json_and_mjai() -> N
     for key in ("win_tiles_checked", "tenpai_hands_checked", "results_checked"):
         assert counts[key] > 0, key
     assert counts["game_lengths_checked"] >= 40
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "junit"])
+def test_the_audit_output_keeps_what_it_writes_not_the_audits(fmt: str) -> None:
+    # The audit command adds each file's audit to its output as it comes; the output
+    # holds lines, entries and cases, never an audit or a finding (memory follows the
+    # output, not the number of games).
+    result = tamper(EXACT_GAME, _change_payment(1, lambda e: int(e.get("who", "0"))))
+    out = AuditOutput(fmt)
+    out.add(result)
+    held = {id(x) for x in (out.parts, out.file_docs, out.finding_docs, vars(out))}
+    for kept in (result, *result.findings):
+        assert not any(id(r) in held for r in gc.get_referrers(kept))
+    render = {"text": render_text, "json": render_json, "junit": render_junit}[fmt]
+    assert out.render() == render([result])
+    assert out.worst == Severity.ERROR.rank and out.unreadable == 0
