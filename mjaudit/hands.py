@@ -29,27 +29,27 @@ def check_tile_set(
     no 2m..8m; a hand has 14 tiles, a kan counting as three, and at most four kans.
     """
     melds = tuple(melds)
-    every = (*concealed, *(t for m in melds for t in m.tiles), *indicators)
+    every = (*concealed, *[t for m in melds for t in m.tiles], *indicators)
+    kinds = [t.kind for t in every]
     counts = [0] * 34
-    reds = {"m": 0, "p": 0, "s": 0}
-    for t in every:
-        counts[t.kind] += 1
-        if t.red:
-            reds[t.suit] += 1
-    for kind, n in enumerate(counts):
-        if n > 4:
-            raise ValueError(
-                f"{n} tiles of {Tile(kind)} (hand, melds and indicators): there are four"
-            )
-    for suit, n in reds.items():
-        if n and not aka:
-            raise ValueError(f"a red 0{suit}, but these rules play without red fives")
-        if n > 1:
-            raise ValueError(f"{n} red fives 0{suit}: there is one")
-    if players == 3:
-        odd = [t for t in every if t.suit == "m" and 1 <= t.kind <= 7]
-        if odd:
-            raise ValueError(f"{odd[0]} in a three-player game, which has no 2m..8m")
+    for k in kinds:
+        counts[k] += 1
+    if max(counts) > 4:
+        kind = next(k for k, n in enumerate(counts) if n > 4)
+        raise ValueError(
+            f"{counts[kind]} tiles of {Tile(kind)} (hand, melds and indicators): there are four"
+        )
+    red = [t.suit for t in every if t.red]
+    if red:
+        for suit in "mps":
+            n = red.count(suit)
+            if n and not aka:
+                raise ValueError(f"a red 0{suit}, but these rules play without red fives")
+            if n > 1:
+                raise ValueError(f"{n} red fives 0{suit}: there is one")
+    if players == 3 and any(1 <= k <= 7 for k in kinds):
+        odd = next(t for t in every if 1 <= t.kind <= 7)
+        raise ValueError(f"{odd} in a three-player game, which has no 2m..8m")
     kans = sum(1 for m in melds if m.kind.is_kan)
     if kans > 4:
         raise ValueError(f"{kans} kans: a hand has at most four")

@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from operator import itemgetter
 
 from analyzer.checks.audit_wins import expected_pao, settle_record
 from analyzer.checks.cases import CASE_SCHEMA, SCORING_RULES, WINDS, result_doc
@@ -20,8 +21,9 @@ from analyzer.engine.state import WinRecord
 from analyzer.hands.points import with_ura_han
 from analyzer.hands.scoring import NotAWin, score
 from mjaudit.errors import MjauditError, SourcePos
-from mjaudit.events import Win
+from mjaudit.events import Win, WinClaims
 from mjaudit.findings import JsonValue
+from mjaudit.frozen import quick_init
 from mjaudit.hands import WinContext, check_tile_set
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.rules import RulesError, Ruleset, override, preset
@@ -44,12 +46,14 @@ _FLAGS = (
     "renhou",
 )
 _NOWHERE = SourcePos("<case>", 0, "", "case")
+_NO_CLAIMS = WinClaims()
 
 
 class CaseError(MjauditError):
     """A case that does not follow the schema: what is wrong, naming the field."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ScoredCase:
     """A case read back: the winner's record (as the replay would have made it) and
@@ -156,7 +160,10 @@ def _tile(text: JsonValue, where: str) -> Tile:
 def _indicators(value: JsonValue, where: str) -> tuple[Tile, ...]:
     if not isinstance(value, list):
         raise CaseError(f"{where}: expected a list of tiles, not {json.dumps(value)}")
-    return tuple(_tile(t, f"{where}[{k}]") for k, t in enumerate(value))
+    try:
+        return tuple([_BY_TEXT[t] for t in value])
+    except (KeyError, TypeError):  # not a tile's text: _tile says which and why
+        return tuple(_tile(t, f"{where}[{k}]") for k, t in enumerate(value))
 
 
 def _meld(doc: JsonValue, where: str) -> Meld:
@@ -215,32 +222,43 @@ def _wind(text: JsonValue) -> int | None:
 _INTS = ("seat", "from_seat", "dealer", "honba", "riichi_sticks")
 
 
+_GET_INTS = itemgetter(*_INTS)
+
+
 def _ints(s: dict[str, JsonValue], w: str, last: int) -> list[int]:
     """The seats (0..last) and counters (0..10**6) of a situation, checked together;
     the first wrong one is named."""
-    values = [s.get(key) for key in _INTS]
-    if all(type(v) is int for v in values):
+    try:
+        values = list(_GET_INTS(s))
+    except KeyError:
+        values = []
+    if len(values) == len(_INTS) and set(map(type, values)) == {int}:
         seat, from_seat, dealer, honba, sticks = values
         if (
-            0 <= seat <= last  # type: ignore[operator]
-            and 0 <= from_seat <= last  # type: ignore[operator]
-            and 0 <= dealer <= last  # type: ignore[operator]
-            and 0 <= honba <= 10**6  # type: ignore[operator]
-            and 0 <= sticks <= 10**6  # type: ignore[operator]
+            0 <= seat <= last
+            and 0 <= from_seat <= last
+            and 0 <= dealer <= last
+            and 0 <= honba <= 10**6
+            and 0 <= sticks <= 10**6
         ):
-            return values  # type: ignore[return-value]
+            return values
     return [_int(s, key, w, 0, last if k < 3 else 10**6) for k, key in enumerate(_INTS)]
 
 
-def _flags(s: dict[str, JsonValue], w: str) -> dict[str, bool]:
-    """``tsumo`` and the situation's flags, checked together; the first wrong one is named."""
-    flags = {key: s.get(key) for key in _FLAG_KEYS}
-    if all(type(v) is bool for v in flags.values()):
-        return flags  # type: ignore[return-value]
-    return {key: _bool(s, key, w) for key in _FLAG_KEYS}
-
-
 _FLAG_KEYS = ("tsumo", *_FLAGS)
+_GET_FLAGS = itemgetter(*_FLAG_KEYS)
+
+
+def _flags(s: dict[str, JsonValue], w: str) -> tuple[bool, ...]:
+    """``tsumo`` and the situation's flags in _FLAG_KEYS' order, checked together; the
+    first wrong one is named."""
+    try:
+        flags: tuple[JsonValue, ...] = _GET_FLAGS(s)
+    except KeyError:
+        flags = ()
+    if len(flags) == len(_FLAG_KEYS) and set(map(type, flags)) == {bool}:
+        return flags  # type: ignore[return-value]
+    return tuple(_bool(s, key, w) for key in _FLAG_KEYS)
 
 
 def read_case(doc: JsonValue) -> ScoredCase:
@@ -263,8 +281,9 @@ def read_case(doc: JsonValue) -> ScoredCase:
     w = "situation."
     last = rules.players - 1
     seat, from_seat, dealer, honba, sticks = _ints(s, w, last)
-    flags = _flags(s, w)
-    tsumo = flags.pop("tsumo")
+    tsumo, riichi, double, ippatsu, rinshan, chankan, haitei, houtei, tenhou, chiihou, renhou = (
+        _flags(s, w)
+    )
     if tsumo != (seat == from_seat):
         raise CaseError(f"{w}tsumo: {str(tsumo).lower()}, but seat {seat} wins off {from_seat}")
     winds: list[int] = []
@@ -290,9 +309,8 @@ def read_case(doc: JsonValue) -> ScoredCase:
     kita = _int(s, "kita", w, 0, 4) if "kita" in s else 0
     # Positional: the fields in WinContext's order (mjaudit/hands.py), the quicker call.
     ctx = WinContext(
-        tsumo, flags["riichi"], flags["double_riichi"], flags["ippatsu"], flags["rinshan"],
-        flags["chankan"], flags["haitei"], flags["houtei"], flags["tenhou"], flags["chiihou"],
-        flags["renhou"], winds[0], winds[1], dora, ura, honba, sticks, kita, rules.players,
+        tsumo, riichi, double, ippatsu, rinshan, chankan, haitei, houtei, tenhou, chiihou,
+        renhou, winds[0], winds[1], dora, ura, honba, sticks, kita, rules.players,
     )  # fmt: skip
     last_kan = None
     if "last_kan" in hand:
@@ -302,8 +320,8 @@ def read_case(doc: JsonValue) -> ScoredCase:
         last_kan = melds[k]
     # Positional, in WinRecord's order (analyzer/engine/state.py).
     record = WinRecord(
-        0, Win(_NOWHERE, seat, from_seat), seat, from_seat, concealed, win_tile, melds, ctx,
-        dora, dealer, (), sticks, honba, kita, last_kan,
+        0, Win(_NOWHERE, seat, from_seat, _NO_CLAIMS), seat, from_seat, concealed, win_tile,
+        melds, ctx, dora, dealer, (), sticks, honba, kita, last_kan,
     )  # fmt: skip
     try:
         check_tile_set(concealed, melds, (*ctx.dora_indicators, *ura), rules.players, rules.aka)
