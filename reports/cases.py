@@ -53,6 +53,21 @@ class CasesInputError(MjauditError):
 # -- reading JSON lines --------------------------------------------------------------
 
 
+def _not_a_number(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+# json.loads takes NaN and Infinity, and an integer of more than Python's limit of
+# digits escapes it as a plain ValueError: each is a bad line here, named.
+_decode = json.JSONDecoder(parse_constant=_not_a_number).decode
+
+
+def _too_long(exc: ValueError) -> str:
+    if "integer string conversion" in str(exc):
+        return f"a number of more than {sys.get_int_max_str_digits()} digits"
+    return str(exc)
+
+
 def _json_lines(name: str, problems: list[str]) -> Iterator[tuple[int, JsonValue]]:
     """The JSON value of each non-blank line of ``name`` (``-``: stdin) with its
     number; a line that is not JSON is a problem ``name (line N): ...`` and skipped."""
@@ -65,7 +80,7 @@ def _json_lines(name: str, problems: list[str]) -> Iterator[tuple[int, JsonValue
             if not raw.strip():
                 continue
             try:
-                yield number, json.loads(raw)
+                yield number, _decode(raw.decode("utf-8-sig" if number == 1 else "utf-8"))
             except UnicodeDecodeError:
                 problems.append(f"{name} (line {number}): not UTF-8 text")
             except json.JSONDecodeError as exc:
@@ -74,6 +89,8 @@ def _json_lines(name: str, problems: list[str]) -> Iterator[tuple[int, JsonValue
                 )
             except RecursionError:
                 problems.append(f"{name} (line {number}): not JSON: nested too deeply")
+            except ValueError as exc:  # NaN or Infinity, or an integer too long to read
+                problems.append(f"{name} (line {number}): not JSON: {_too_long(exc)}")
     except OSError as exc:
         raise CasesInputError(f"{name}: cannot read: {exc.strerror or exc}") from None
     finally:

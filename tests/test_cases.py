@@ -205,6 +205,22 @@ def test_bad_lines_are_named_by_file_and_line(
     assert code == 2 and err.startswith(f"mjaudit: {tmp_path / 'absent.jsonl'}: cannot read")
 
 
+@pytest.mark.parametrize("command", [("score", "--batch"), ("cases", "check")])
+def test_numbers_json_cannot_hold_are_bad_lines_not_a_crash(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    path = tmp_path / "hostile.jsonl"
+    path.write_text("[" + "9" * 5000 + "]\n[NaN]\n{\"x\": -Infinity}\n", encoding="utf-8")
+    extra = [str(path)] if command[0] == "cases" else []
+    code, _, err = _run(capsys, *command, str(path), *extra)
+    assert code == 2 and "Traceback" not in err
+    assert err.splitlines()[:3] == [
+        f"mjaudit: {path} (line 1): not JSON: a number of more than 4300 digits",
+        f"mjaudit: {path} (line 2): not JSON: NaN is not a JSON number",
+        f"mjaudit: {path} (line 3): not JSON: -Infinity is not a JSON number",
+    ]
+
+
 def test_an_unreadable_input_is_named_and_the_others_exported(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
