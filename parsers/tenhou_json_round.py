@@ -220,10 +220,6 @@ _END: Action = ("end",)
 _DRAW, _ACT = 0, 1  # a seat takes; a seat sends out
 
 
-def _both(kind: int) -> tuple[Tile, ...]:
-    return (Tile(kind), Tile(kind, True)) if kind in (4, 13, 22) else (Tile(kind),)
-
-
 # A hand is held as counts by slot (kind * 2 + red): cheaper than a Counter of tiles.
 _SLOT_TILES = {
     k * 2 + r: Tile(k, bool(r)) for k in range(34) for r in (0, 1) if not r or k in (4, 13, 22)

@@ -210,7 +210,7 @@ def test_numbers_json_cannot_hold_are_bad_lines_not_a_crash(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, command: tuple[str, ...]
 ) -> None:
     path = tmp_path / "hostile.jsonl"
-    path.write_text("[" + "9" * 5000 + "]\n[NaN]\n{\"x\": -Infinity}\n", encoding="utf-8")
+    path.write_text("[" + "9" * 5000 + ']\n[NaN]\n{"x": -Infinity}\n', encoding="utf-8")
     extra = [str(path)] if command[0] == "cases" else []
     code, _, err = _run(capsys, *command, str(path), *extra)
     assert code == 2 and "Traceback" not in err

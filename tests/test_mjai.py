@@ -331,14 +331,15 @@ def test_a_long_number_on_any_line_is_refused_there() -> None:
     # digits; a long one on a later line is still refused, on its own line.
     data = mjai({"type": "tsumo", "actor": 0, "pai": "N"}) + b'\n{"type":"dahai","actor":0,'
     data += b'"pai":"N","tsumogiri":true,"x":12345678901234567}'
-    with pytest.raises(LogFormatError, match="line 4.*a number of 17 digits"):
+    with pytest.raises(LogFormatError, match=r"line 4.*a number of 17 digits"):
         parse_mjai(data, "long.mjson")
 
 
 def test_lines_with_spaces_around_or_extra_data() -> None:
     spaced = mjai() + b'\n  {"type": "tsumo", "actor": 0, "pai": "N"}  '
-    assert of(parse_mjai(spaced, "s.mjson").events, DrawTile)[0].tile == Tile("4z")
-    with pytest.raises(LogFormatError, match="line 3, column 38.*Extra data"):
+    draw = of(parse_mjai(spaced, "s.mjson").events, DrawTile)[0]
+    assert isinstance(draw, DrawTile) and draw.tile == Tile("4z")
+    with pytest.raises(LogFormatError, match=r"line 3, column 38.*Extra data"):
         parse_mjai(mjai() + b'\n{"type":"tsumo","actor":0,"pai":"N"} {}', "x.mjson")
 
 
