@@ -8,7 +8,8 @@ and write an answer line (mjaudit through ``reports.cases.score_batch``, the pac
 through the adapter of docs/examples/mahjong_adapter.py), R times each, interleaved,
 best pass kept. In-process passes are timed in CPU time (``time.process_time``), so
 that other processes sharing the machine do not count. ``--processes`` also times the
-two commands end to end, start-up included (wall-clock time). Then the same without
+two commands end to end, start-up included (wall-clock time), and mjaudit's with a
+worker per CPU (``-j``; the package has no such mode). Then the same without
 the JSON lines (each case already decoded), whose cost is the same for both. Prints
 hands per second for each and the ratios.
 """
@@ -33,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from peer_common import CORPUS, ROOT, compile_project
 
 from analyzer.checks.case_scoring import score_case
+from analyzer.runs.batch import available_cpus
 from reports.cases import export_cases, score_batch
 
 ADAPTER = ROOT / "docs" / "examples" / "mahjong_adapter.py"
@@ -116,13 +118,17 @@ def main() -> None:
     print(f"mahjong, decoded cases: {n / theirs_d:8.0f} hands/s")
     print(f"ratio mjaudit/mahjong (decoded cases): {theirs_d / ours_d:.2f}x")
     if args.processes:
-        ours_cmd = [sys.executable, "-m", "mjaudit", "score", "--batch", path]
+        ours_cmd = [sys.executable, "-m", "mjaudit", "score", "--batch", path, "-j", "1"]
         theirs_cmd = [sys.executable, str(ADAPTER), path]
+        cpus = available_cpus()
+        pooled_cmd = [*ours_cmd[:-1], str(cpus)]
         c = min(_command(ours_cmd) for _ in range(args.repeat))
         d = min(_command(theirs_cmd) for _ in range(args.repeat))
-        print(f"mjaudit score --batch (command, start-up included): {n / c:8.0f} hands/s")
-        print(f"mahjong adapter       (command, start-up included): {n / d:8.0f} hands/s")
-        print(f"ratio mjaudit/mahjong (commands): {d / c:.2f}x")
+        e = min(_command(pooled_cmd) for _ in range(args.repeat))
+        print(f"mjaudit score --batch -j 1 (command, start-up included): {n / c:8.0f} hands/s")
+        print(f"mjaudit score --batch -j {cpus} (command, wall time):       {n / e:8.0f} hands/s")
+        print(f"mahjong adapter            (command, start-up included): {n / d:8.0f} hands/s")
+        print(f"ratio mjaudit/mahjong (commands): -j 1 {d / c:.2f}x, -j {cpus} {d / e:.2f}x")
     tmp.cleanup()
 
 

@@ -15,6 +15,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain, islice
 from typing import IO
 
 from analyzer.checks.case_compare import KINDS, Comparison, Disagreement, compare_all, example
@@ -68,34 +69,45 @@ def _too_long(exc: ValueError) -> str:
     return str(exc)
 
 
-def _json_lines(name: str, problems: list[str]) -> Iterator[tuple[int, JsonValue]]:
-    """The JSON value of each non-blank line of ``name`` (``-``: stdin) with its
-    number; a line that is not JSON is a problem ``name (line N): ...`` and skipped."""
+def _raw_lines(name: str) -> Iterator[tuple[int, bytes]]:
+    """Each non-blank line of ``name`` (``-``: stdin) with its number, undecoded."""
     try:
         stream: IO[bytes] = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
     except OSError as exc:
         raise CasesInputError(f"{name}: cannot read: {exc.strerror or exc}") from None
     try:
         for number, raw in enumerate(stream, 1):
-            if not raw.strip():
-                continue
-            try:
-                yield number, _decode(raw.decode("utf-8-sig" if number == 1 else "utf-8"))
-            except UnicodeDecodeError:
-                problems.append(f"{name} (line {number}): not UTF-8 text")
-            except json.JSONDecodeError as exc:
-                problems.append(
-                    f"{name} (line {number}): not JSON: {exc.msg} at column {exc.colno}"
-                )
-            except RecursionError:
-                problems.append(f"{name} (line {number}): not JSON: nested too deeply")
-            except ValueError as exc:  # NaN or Infinity, or an integer too long to read
-                problems.append(f"{name} (line {number}): not JSON: {_too_long(exc)}")
+            if raw.strip():
+                yield number, raw
     except OSError as exc:
         raise CasesInputError(f"{name}: cannot read: {exc.strerror or exc}") from None
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
+
+
+def _decoded(
+    name: str, lines: Iterable[tuple[int, bytes]], problems: list[str]
+) -> Iterator[tuple[int, JsonValue]]:
+    """The JSON value of each line with its number; a line that is not JSON is a
+    problem ``name (line N): ...`` and skipped."""
+    for number, raw in lines:
+        try:
+            yield number, _decode(raw.decode("utf-8-sig" if number == 1 else "utf-8"))
+        except UnicodeDecodeError:
+            problems.append(f"{name} (line {number}): not UTF-8 text")
+        except json.JSONDecodeError as exc:
+            problems.append(f"{name} (line {number}): not JSON: {exc.msg} at column {exc.colno}")
+        except RecursionError:
+            problems.append(f"{name} (line {number}): not JSON: nested too deeply")
+        except ValueError as exc:  # NaN or Infinity, or an integer too long to read
+            problems.append(f"{name} (line {number}): not JSON: {_too_long(exc)}")
+
+
+def _json_lines(name: str, problems: list[str]) -> Iterator[tuple[int, JsonValue]]:
+    """The JSON value of each non-blank line of ``name`` (``-``: stdin) with its
+    number; a line that is not JSON is a problem ``name (line N): ...`` and skipped."""
+    return _decoded(name, _raw_lines(name), problems)
 
 
 # -- export -------------------------------------------------------------------------
@@ -240,29 +252,108 @@ class BatchSummary:
     problems: list[str] = field(default_factory=list)
 
 
-def score_batch(name: str, out: IO[str]) -> BatchSummary:
-    """Score every case of file ``name`` (``-``: stdin), one answer line each."""
-    summary = BatchSummary()
-    write = out.write
-    dumps = json.JSONEncoder(ensure_ascii=False).encode
-    for number, doc in _json_lines(name, summary.problems):
+# Cases per task of a worker process, and how many tasks a pool must have to pay.
+CHUNK = 512
+POOL_THRESHOLD = 4
+
+
+@dataclass(slots=True)
+class _Scored:
+    """The answers to a chunk of cases, as text, and what went wrong on its lines."""
+
+    text: str
+    scored: int
+    not_wins: int
+    problems: list[str]
+
+
+def score_lines(name: str, lines: Sequence[tuple[int, bytes]]) -> _Scored:
+    """Score the cases on ``lines`` of file ``name``: one answer line each."""
+    problems: list[str] = []
+    answers: list[str] = []
+    scored = not_wins = 0
+    dumps = _ENCODER.encode
+    for number, doc in _decoded(name, lines, problems):
         try:
             answer = score_case(doc)
         except CaseError as exc:
-            summary.problems.append(f"{name} (line {number}): {exc}")
+            problems.append(f"{name} (line {number}): {exc}")
             continue
         except Exception as exc:  # a bug: this line's problem, named, not the run's
             said = " ".join(str(exc).splitlines())
-            summary.problems.append(
+            problems.append(
                 f"{name} (line {number}): internal error while scoring: "
                 f"{type(exc).__name__}: {said}"
             )
             continue
         if "error" in answer:
-            summary.not_wins += 1
-        summary.scored += 1
-        write(dumps(answer) + "\n")
+            not_wins += 1
+        scored += 1
+        answers.append(dumps(answer) + "\n")
+    return _Scored("".join(answers), scored, not_wins, problems)
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
+
+
+def score_batch(name: str, out: IO[str], jobs: int = 1) -> BatchSummary:
+    """Score every case of file ``name`` (``-``: stdin), one answer line each, in the
+    order of the file; ``jobs`` worker processes (0: one per CPU for a file of more than
+    POOL_THRESHOLD chunks, else none)."""
+    summary = BatchSummary()
+    chunks = _chunks(_raw_lines(name))
+    first = list(islice(chunks, POOL_THRESHOLD + 1))
+    if jobs == 0:
+        from analyzer.runs.batch import available_cpus
+
+        jobs = available_cpus() if len(first) > POOL_THRESHOLD else 1
+    every = chain(first, chunks)
+    done = (score_lines(name, c) for c in every) if jobs <= 1 else _in_workers(name, every, jobs)
+    for part in done:
+        out.write(part.text)
+        summary.scored += part.scored
+        summary.not_wins += part.not_wins
+        summary.problems.extend(part.problems)
     return summary
+
+
+def _chunks(lines: Iterator[tuple[int, bytes]]) -> Iterator[list[tuple[int, bytes]]]:
+    while chunk := list(islice(lines, CHUNK)):
+        yield chunk
+
+
+def _in_workers(
+    name: str, chunks: Iterator[list[tuple[int, bytes]]], jobs: int
+) -> Iterator[_Scored]:
+    """Chunks scored by a pool of ``jobs`` workers, a few per worker in flight, in order.
+    Should the pool break (a worker killed), what it held is scored here."""
+    from collections import deque
+    from concurrent.futures import Future
+    from concurrent.futures.process import BrokenProcessPool
+
+    from analyzer.runs.batch import process_pool
+
+    pool = process_pool(jobs)()
+    pending: deque[tuple[list[tuple[int, bytes]], Future[_Scored]]] = deque()
+    try:
+        while True:
+            while len(pending) < 2 * jobs and (chunk := next(chunks, None)) is not None:
+                pending.append((chunk, pool.submit(score_lines, name, chunk)))
+            if not pending:
+                return
+            chunk, future = pending.popleft()
+            try:
+                yield future.result()
+            except BrokenProcessPool:
+                yield score_lines(name, chunk)
+                for chunk, _ in pending:
+                    yield score_lines(name, chunk)
+                pending.clear()
+                for chunk in chunks:
+                    yield score_lines(name, chunk)
+                return
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 # -- cases check --------------------------------------------------------------------

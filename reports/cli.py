@@ -75,6 +75,11 @@ def _findings_exit(worst: int, fail_on: str) -> int:
     return EXIT_FINDINGS if worst >= floor else EXIT_OK
 
 
+# score --batch's pool: more cases than reports.cases.CHUNK * POOL_THRESHOLD (a test
+# keeps the two in step; the CLI does not import the scorer to say it).
+_POOL_CASES = 2048
+
+
 def _jobs_option(when: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """``-j/--jobs``, as ``audit`` and ``report`` share it; ``when`` a pool pays."""
     return click.option(
@@ -363,6 +368,7 @@ _WINDS = click.Choice(["E", "S", "W", "N"], case_sensitive=False)
     help="Score every case of a cases file (- for stdin), one answer line each "
     "(docs/cases.md); the hand and situation come from each case.",
 )
+@_jobs_option(f"more than {_POOL_CASES:,} cases (with --batch)")
 def score_command(
     hand: str | None,
     win_tile: str | None,
@@ -388,6 +394,7 @@ def score_command(
     rules: str | None,
     fmt: str,
     batch: str | None,
+    jobs: int,
 ) -> None:
     """Score one winning hand. HAND is the concealed part including the winning tile.
 
@@ -396,7 +403,7 @@ def score_command(
     Example: mjaudit score --batch cases.jsonl > answers.jsonl
     """
     if batch is not None:
-        _score_batch(batch, hand is not None or win_tile is not None or ron is not None)
+        _score_batch(batch, hand is not None or win_tile is not None or ron is not None, jobs)
     if hand is None:
         raise click.UsageError("Missing argument 'HAND'.")
     if win_tile is None:
@@ -806,7 +813,7 @@ def convert(path: str, to: str, out: str, max_input_size: int) -> None:
         _fail(failure(path, "converting", exc))
 
 
-def _score_batch(cases: str, with_hand: bool) -> NoReturn:
+def _score_batch(cases: str, with_hand: bool, jobs: int) -> NoReturn:
     """``score --batch``: every case scored, one answer line each; exit 0, 1 when a
     case is not a win, 2 when a line could not be read (the others are scored)."""
     from reports.cases import CasesInputError, score_batch
@@ -816,7 +823,7 @@ def _score_batch(cases: str, with_hand: bool) -> NoReturn:
             "--batch reads the hands from the cases: give no HAND, --win or --ron"
         )
     try:
-        summary = score_batch(cases, sys.stdout)
+        summary = score_batch(cases, sys.stdout, jobs)
     except CasesInputError as exc:
         _fail(str(exc))
     for problem in summary.problems:

@@ -9,6 +9,8 @@ from xml.etree import ElementTree
 
 import pytest
 
+import reports.cases
+import reports.cli
 from analyzer.checks.audit import audit_path
 from analyzer.checks.case_scoring import CaseError, score_case
 from mjaudit.events import Win
@@ -203,6 +205,32 @@ def test_bad_lines_are_named_by_file_and_line(
     assert "Traceback" not in err
     code, _, err = _run(capsys, "cases", "check", str(tmp_path / "absent.jsonl"), str(answers))
     assert code == 2 and err.startswith(f"mjaudit: {tmp_path / 'absent.jsonl'}: cannot read")
+
+
+def test_score_batch_in_workers_writes_what_one_process_writes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Chunks of three cases, so that bad lines fall in several chunks, scored by two
+    # workers: the same answers, the same problems in the same order, the same exit.
+    monkeypatch.setattr(reports.cases, "CHUNK", 3)
+    cases = [json.dumps(c) for c in _lines(_sample_cases(capsys, tmp_path))]
+    mixed = []
+    for k, line in enumerate(cases * 3):
+        mixed.append(line)
+        if k % 4 == 1:
+            mixed.append("{not json" if k % 8 == 1 else '{"id": "x"}')
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("\n".join(mixed) + "\n", encoding="utf-8")
+    alone = _run(capsys, "score", "--batch", str(path), "-j", "1")
+    pooled = _run(capsys, "score", "--batch", str(path), "-j", "2")
+    assert alone == pooled
+    code, out, err = alone
+    assert code == 2 and len(out.splitlines()) == 3 * len(cases)
+    assert len(err.splitlines()) == sum(1 for line in mixed if line not in cases) > 4
+
+
+def test_the_help_names_the_size_where_a_pool_pays() -> None:
+    assert reports.cli._POOL_CASES == reports.cases.CHUNK * reports.cases.POOL_THRESHOLD
 
 
 @pytest.mark.parametrize("command", [("score", "--batch"), ("cases", "check")])
