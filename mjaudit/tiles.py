@@ -44,11 +44,13 @@ class Tile:
     _text_cache: ClassVar[dict[str, Tile]] = {}
 
     def __new__(cls, spec: str | int, red: bool = False) -> Tile:
+        text = None
         if isinstance(spec, str):
             found = cls._text_cache.get(spec)
             if found is not None:
                 return found
             kind, red = _parse_one(spec)
+            text = spec
         else:
             kind = spec
         key = (kind, red)
@@ -61,6 +63,8 @@ class Tile:
             object.__setattr__(tile, "kind", kind)
             object.__setattr__(tile, "red", red)
             cls._cache[key] = tile
+        if text is not None:  # a valid text: one of the 37 of _parse_one's form
+            cls._text_cache[text] = tile
         return tile
 
     def __setattr__(self, name: str, value: object) -> None:

@@ -39,6 +39,7 @@ from mjaudit.events import (
     GameLog,
     GameStart,
     Limit,
+    Located,
     PlayerInfo,
     RiichiAccepted,
     RiichiDeclared,
@@ -68,7 +69,6 @@ from parsers.mahjongsoul_names import (
 __all__ = ["is_mahjongsoul", "parse_mahjongsoul", "parse_mahjongsoul_object"]
 
 _CAMEL = re.compile(r"(?<!^)([A-Z])")
-_TILE_RE = re.compile(r"[0-9][mps]|[1-7]z")
 _SEAT_WIND = (Yaku.SEAT_WIND_EAST, Yaku.SEAT_WIND_SOUTH, Yaku.SEAT_WIND_WEST, Yaku.SEAT_WIND_NORTH)
 _ROUND_WIND = (
     Yaku.ROUND_WIND_EAST,
@@ -102,14 +102,18 @@ def _snake(key: str) -> str:
     return _CAMEL.sub(r"_\1", key).lower() if not key.islower() else key
 
 
+# What JSON decodes that holds no key to rename.
+_PLAIN = frozenset({int, str, bool, float, type(None)})
+
+
 def _norm(value: Any) -> Any:
     """``value`` with every object key in snake_case (camelCase records)."""
     if isinstance(value, dict):
-        return {_snake(k): _norm(v) for k, v in value.items()}
+        return {_snake(k): v if type(v) in _PLAIN else _norm(v) for k, v in value.items()}
     if isinstance(value, list):
-        if all(type(v) is int or type(v) is str for v in value):
+        if _PLAIN.issuperset(map(type, value)):
             return value  # tiles, scores, ids: nothing to rename
-        return [_norm(v) for v in value]
+        return [v if type(v) in _PLAIN else _norm(v) for v in value]
     return value
 
 
@@ -243,10 +247,25 @@ def _iter_records(
         yield k, name.removeprefix(".lq."), norm(rec)
 
 
+# Every tile's text (0m..9m, 0p..9p, 0s..9s, 1z..7z), looked up: a record names a tile
+# per action.
+_TILES: dict[str, Tile] = {
+    f"{d}{suit}": Tile(f"{d}{suit}")
+    for suit, digits in (
+        ("m", "0123456789"),
+        ("p", "0123456789"),
+        ("s", "0123456789"),
+        ("z", "1234567"),
+    )
+    for d in digits
+}
+
+
 def _tile(value: object) -> Tile:
-    if not isinstance(value, str) or not _TILE_RE.fullmatch(value):
+    tile = _TILES.get(value) if isinstance(value, str) else None
+    if tile is None:
         raise _Fail(f"{short(value)} is not a tile (1m..9m, 0m for the red five, 1z..7z)")
-    return Tile(value)
+    return tile
 
 
 def _tiles(value: object, what: str) -> tuple[Tile, ...]:
@@ -279,6 +298,27 @@ def _flag(rec: dict[str, Any], key: str) -> bool:
     return rec.get(key) is True
 
 
+class _Records:
+    """The positions of a game's events: each event keeps this source and the number
+    of its record, whose SourcePos is made when something reads it."""
+
+    __slots__ = ("keys", "path", "unit")
+
+    def __init__(self, path: str, unit: str, keys: list[tuple[int, str]]) -> None:
+        self.path = path
+        self.unit = unit
+        self.keys = keys  # each record's number in the file and its name
+
+    def at(self, number: int) -> SourcePos:
+        if not self.keys:
+            return SourcePos(self.path, 0, "", self.unit)
+        k, name = self.keys[number]
+        return SourcePos(self.path, k, name, self.unit)
+
+    def position(self, number: int, ev: Located) -> SourcePos:
+        return self.at(number)
+
+
 class _Reader:
     """Turns the records of one game into events."""
 
@@ -291,7 +331,8 @@ class _Reader:
         self.norm = norm
         self.events: list[Event] = []
         self.players = 4
-        self.pos = SourcePos(path, 0, "", unit)
+        self.src = _Records(path, unit, [])
+        self.at = 0  # the number of the record being read, in self.src
         self.started = False
         # per hand
         self.round_index = 0
@@ -314,19 +355,20 @@ class _Reader:
         except _Fail as exc:
             raise LogFormatError(self.path, "top level", str(exc)) from None
         self.players = self.player_count(records)
-        for k, name, rec in records:
-            self.pos = SourcePos(self.path, k, name, self.unit)
+        self.src = _Records(self.path, self.unit, [(k, name) for k, name, _ in records])
+        for at, (_, name, rec) in enumerate(records):
+            self.at = at
             try:
                 self.handle(name, rec)
             except _Fail as exc:
-                raise LogFormatError(self.path, self.pos.where, str(exc)) from None
+                raise LogFormatError(self.path, self.src.at(at).where, str(exc)) from None
             except (KeyError, TypeError, ValueError, IndexError) as exc:
                 raise LogFormatError(
-                    self.path, self.pos.where, f"malformed {name}: {exc}"
+                    self.path, self.src.at(at).where, f"malformed {name}: {exc}"
                 ) from None
         if not self.started:
             raise LogFormatError(self.path, "top level", "no RecordNewRound: not a game record")
-        self.events.append(GameEnd(self.pos, self.end_claims()))
+        self.events.append(GameEnd(self.src, self.end_claims(), self.at))
         return GameLog(self.path, "mahjongsoul", tuple(self.events))
 
     def player_count(self, records: list[tuple[int, str, dict[str, Any]]]) -> int:
@@ -357,7 +399,7 @@ class _Reader:
         game_id = self.head.get("uuid")
         if not isinstance(game_id, str) or not game_id:
             game_id = self.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        return GameStart(self.pos, game_id, players, self.rules_hint(players), 0, None)
+        return GameStart(self.src, game_id, players, self.rules_hint(players), 0, None, self.at)
 
     def player_infos(self) -> tuple[PlayerInfo, ...]:
         names: list[PlayerInfo] = [PlayerInfo("AI") for _ in range(self.players)]
@@ -554,7 +596,7 @@ class _Reader:
         self.in_round = True
         self.events.append(
             RoundStart(
-                self.pos,
+                self.src,
                 self.round_index,
                 honba,
                 sticks,
@@ -564,15 +606,16 @@ class _Reader:
                 tuple(tuple(h) for h in hands) + ((),) * (4 - n),
                 wall_text=wall_text,
                 wall_hash=wall_hash,
+                number=self.at,
             )
         )
         for extra in doras[1:]:
             self.reveal(extra)
         if first_draw is not None:
-            self.events.append(make_draw(self.pos, ju, first_draw))
+            self.events.append(make_draw(self.src, ju, first_draw, None, self.at))
 
     def reveal(self, tile: Tile) -> None:
-        self.events.append(DoraReveal(self.pos, tile))
+        self.events.append(DoraReveal(self.src, tile, None, self.at))
 
     def new_doras(self, rec: dict[str, Any]) -> list[Tile]:
         if "doras" not in rec:
@@ -599,7 +642,7 @@ class _Reader:
             raise _Fail(f"'liqi.score' is {short(score)}, not a whole number")
         self.scores[seat] = score
         self.riichi += 1
-        self.events.append(RiichiAccepted(self.pos, seat, tuple(self.scores)))
+        self.events.append(RiichiAccepted(self.src, seat, tuple(self.scores), self.at))
 
     def on_deal(self, rec: dict[str, Any]) -> None:
         self.riichi_accepted(rec)
@@ -608,7 +651,7 @@ class _Reader:
         fresh = self.new_doras(rec)
         for t in fresh:  # an ankan's indicator, turned before its replacement draw
             self.reveal(t)
-        self.events.append(make_draw(self.pos, seat, tile))
+        self.events.append(make_draw(self.src, seat, tile, None, self.at))
         self.last_kan = None
 
     def on_discard(self, rec: dict[str, Any]) -> None:
@@ -619,8 +662,8 @@ class _Reader:
         for t in self.new_doras(rec):
             self.reveal(t)
         if _flag(rec, "is_liqi") or _flag(rec, "is_wliqi"):
-            self.events.append(RiichiDeclared(self.pos, seat))
-        self.events.append(make_discard(self.pos, seat, tile, _flag(rec, "moqie")))
+            self.events.append(RiichiDeclared(self.src, seat, self.at))
+        self.events.append(make_discard(self.src, seat, tile, _flag(rec, "moqie"), None, self.at))
         self.last_discarder = seat
         self.last_kan = None
 
@@ -649,7 +692,7 @@ class _Reader:
         meld = Meld(kind, tuple(sorted(tiles)), tiles[k], from_seat)
         self.kans += kind is MeldKind.DAIMINKAN
         self.melds[seat].append(meld)
-        self.events.append(DeclareMeld(self.pos, seat, meld))
+        self.events.append(DeclareMeld(self.src, seat, meld, self.at))
         self.last_kan = None
 
     def on_kan(self, rec: dict[str, Any]) -> None:
@@ -679,14 +722,14 @@ class _Reader:
             raise _Fail(f"kan type {kind_no} is not 2 (added kan) or 3 (closed kan)")
         self.kans += 1
         self.melds[seat].append(meld)
-        self.events.append(DeclareMeld(self.pos, seat, meld))
+        self.events.append(DeclareMeld(self.src, seat, meld, self.at))
         for t in self.new_doras(rec):
             self.reveal(t)
 
     def on_babei(self, rec: dict[str, Any]) -> None:
         seat = self.seat(rec)
         north = Tile("4z")
-        self.events.append(DeclareMeld(self.pos, seat, Meld(MeldKind.KITA, (north,))))
+        self.events.append(DeclareMeld(self.src, seat, Meld(MeldKind.KITA, (north,)), self.at))
         self.last_kan = (seat, north)
 
     def on_hule(self, rec: dict[str, Any]) -> None:
@@ -714,7 +757,7 @@ class _Reader:
         shares = self.split_deltas(wins, deltas)
         for (seat, from_seat, h), share in zip(wins, shares, strict=True):
             claims = self.win_claims(h, seat, before, share)
-            self.events.append(Win(self.pos, seat, from_seat, claims))
+            self.events.append(Win(self.src, seat, from_seat, claims, self.at))
             # The record gives one "before" for all its wins; a later win of a double
             # ron starts from the scores the earlier one left, as in Tenhou's logs.
             if before is not None:
@@ -878,7 +921,7 @@ class _Reader:
         claims = DrawClaims(
             tenpai=tenpai, hands=tuple(shown), scores_before=before, deltas=deltas or (0,) * 4
         )
-        self.events.append(RoundDraw(self.pos, reason, claims))
+        self.events.append(RoundDraw(self.src, reason, claims, self.at))
         self.in_round = False
 
     def on_liuju(self, rec: dict[str, Any]) -> None:
@@ -895,7 +938,7 @@ class _Reader:
         if reason is DrawReason.KYUUSHU and rec.get("tiles"):
             shown = ((self.seat(rec), _tiles(rec.get("tiles"), "tiles")),)
         claims = DrawClaims(hands=shown, deltas=(0,) * 4)
-        self.events.append(RoundDraw(self.pos, reason, claims))
+        self.events.append(RoundDraw(self.src, reason, claims, self.at))
         self.in_round = False
 
 
