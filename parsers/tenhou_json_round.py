@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TypeVar
 
 from mjaudit.errors import SourcePos
 from mjaudit.events import (
@@ -95,6 +95,7 @@ class Out:
 
 TakeEntry = Tile | Take
 OutEntry = Tile | Out
+_E = TypeVar("_E", TakeEntry, OutEntry)
 _TSUMOGIRI = Out(60, "discard")
 _FILLER = Out(0, "filler")
 
@@ -166,20 +167,31 @@ def parse_out(raw: object, aka: AkaFlags) -> OutEntry:
 
 def parse_takes(raw: list[object], aka: AkaFlags, what: str) -> list[TakeEntry]:
     """A take list: tile numbers by table, call strings parsed; JsonFail names the entry."""
-    table = tile_table(aka)
-    try:
-        return [table[x] if type(x) is int else parse_take(x, aka) for x in raw]
-    except (KeyError, JsonFail):
-        return _entries(parse_take, raw, aka, what)
+    return _parse_list(raw, tile_table(aka), parse_take, aka, what)
 
 
 def parse_outs(raw: list[object], aka: AkaFlags, what: str) -> list[OutEntry]:
     """A discard list, as :func:`parse_takes`."""
-    table = _out_table(aka)
+    return _parse_list(raw, _out_table(aka), parse_out, aka, what)
+
+
+def _parse_list(
+    raw: list[object],
+    table: Mapping[int, _E],
+    parse: Callable[[object, AkaFlags], _E],
+    aka: AkaFlags,
+    what: str,
+) -> list[_E]:
     try:
-        return [table[x] if type(x) is int else parse_out(x, aka) for x in raw]
-    except (KeyError, JsonFail):
-        return _entries(parse_out, raw, aka, what)
+        return [table[x] if type(x) is int else parse(x, aka) for x in raw]
+    except (KeyError, JsonFail):  # again one at a time, for the message naming the entry
+        out = []
+        for i, item in enumerate(raw):
+            try:
+                out.append(parse(item, aka))
+            except JsonFail as exc:
+                raise JsonFail(f"{what}[{i}]: {exc}") from None
+        return out
 
 
 _OUT_TABLES: dict[AkaFlags, dict[int, OutEntry]] = {}
@@ -190,22 +202,6 @@ def _out_table(aka: AkaFlags) -> dict[int, OutEntry]:
     if table is None:
         table = _OUT_TABLES[aka] = {**tile_table(aka), 60: _TSUMOGIRI, 0: _FILLER}
     return table
-
-
-def _entries(
-    parse: Callable[[object, AkaFlags], TakeEntry | OutEntry],
-    raw: list[object],
-    aka: AkaFlags,
-    what: str,
-) -> list[Any]:
-    """One entry at a time, for the message naming the first bad one."""
-    out = []
-    for i, item in enumerate(raw):
-        try:
-            out.append(parse(item, aka))
-        except JsonFail as exc:
-            raise JsonFail(f"{what}[{i}]: {exc}") from None
-    return out
 
 
 # -- the search for the order of play -----------------------------------------------
