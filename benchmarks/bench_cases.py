@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from peer_common import CORPUS, ROOT, compile_project
 
 from analyzer.checks.case_scoring import score_case
-from analyzer.runs.batch import available_cpus
+from analyzer.runs.pool import available_cpus
 from reports.cases import export_cases, score_batch
 
 ADAPTER = ROOT / "docs" / "examples" / "mahjong_adapter.py"

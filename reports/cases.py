@@ -304,7 +304,7 @@ def score_batch(name: str, out: IO[str], jobs: int = 1) -> BatchSummary:
     chunks = _chunks(_raw_lines(name))
     first = list(islice(chunks, POOL_THRESHOLD + 1))
     if jobs == 0:
-        from analyzer.runs.batch import available_cpus
+        from analyzer.runs.pool import available_cpus
 
         jobs = available_cpus() if len(first) > POOL_THRESHOLD else 1
     every = chain(first, chunks)
@@ -331,7 +331,7 @@ def _in_workers(
     from concurrent.futures import Future
     from concurrent.futures.process import BrokenProcessPool
 
-    from analyzer.runs.batch import process_pool
+    from analyzer.runs.pool import process_pool
 
     pool = process_pool(jobs)()
     pending: deque[tuple[list[tuple[int, bytes]], Future[_Scored]]] = deque()

@@ -28,7 +28,7 @@ import jinja2
 from markupsafe import Markup
 
 from analyzer.checks.audit import resolve_rules
-from analyzer.runs.batch import available_cpus
+from analyzer.runs.pool import available_cpus
 from mjaudit.errors import MjauditError
 from mjaudit.events import GameLog
 from mjaudit.findings import Finding
@@ -448,7 +448,7 @@ def _in_workers(tasks: Iterator[_Task], jobs: int, window: int) -> Iterator[Game
     from concurrent.futures import Future
     from concurrent.futures.process import BrokenProcessPool
 
-    from analyzer.runs.batch import process_pool
+    from analyzer.runs.pool import process_pool
 
     # Workers forked from here share the chart machinery instead of each importing it.
     prepare_charts()

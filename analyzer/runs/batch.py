@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import os
 import signal
 import sys
 import threading
@@ -34,6 +33,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, TextIO
 
 from analyzer.checks.audit import FileAudit, audit_log, resolve_rules
+from analyzer.runs.pool import available_cpus, process_pool
 from analyzer.runs.store_catalog import InputRecord, game_rows, known_content
 from mjaudit.errors import MjauditError
 from mjaudit.events import GameLog
@@ -65,6 +65,7 @@ __all__ = [
     "audit_batch",
     "audit_many",
     "available_cpus",
+    "process_pool",
     "run_batches",
 ]
 
@@ -476,31 +477,6 @@ def _batch_failed(loc: Locator, exc: BaseException) -> Outcome:
     said = " ".join(str(exc).splitlines())
     msg = f"{loc.name}: not audited: its batch failed: {type(exc).__name__}: {said}"
     return _failed(loc, "crashed", msg)
-
-
-def process_pool(jobs: int) -> Callable[[], Executor]:
-    """A factory of local worker pools.
-
-    Workers are forked when the driver runs no other thread (they start at once
-    and share its imported modules); a driver with threads forks through a
-    forkserver instead, since forking a threaded process can deadlock the child.
-    """
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    methods = multiprocessing.get_all_start_methods()
-    single = threading.active_count() == 1 and "fork" in methods and sys.platform == "linux"
-    method = "fork" if single else "forkserver" if "forkserver" in methods else None
-    ctx = multiprocessing.get_context(method)
-    return lambda: ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
-
-
-def available_cpus() -> int:
-    """The CPUs this process may run on (its affinity mask where the OS has one)."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on every platform
-        return max(1, os.cpu_count() or 1)
 
 
 def _chunks(items: Iterable[Locator], size: int) -> Iterator[list[Locator]]:
