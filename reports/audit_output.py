@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from analyzer.checks.audit import FileAudit
 from mjaudit.findings import Finding, JsonValue
@@ -76,14 +76,19 @@ class AuditOutput:
 
     It keeps what the format will write (a text line per finding, a JSON entry per file
     and per finding, a JUnit case per game) and running totals, never the audits: a run
-    over many games holds its output, not the games' results (with text, the default,
-    that is a line per finding).
+    over many games holds its output, not the games' results. Text given an ``echo``
+    holds nothing: each game's lines are passed on as the game comes.
     """
 
-    def __init__(self, fmt: str = "text") -> None:
+    def __init__(self, fmt: str = "text", echo: Callable[[str], None] | None = None) -> None:
         if fmt not in ("text", "json", "junit"):
             raise ValueError(f"unknown output format {fmt!r}")
         self.fmt = fmt
+        # Text only: where each game's lines go as soon as they are made (the command
+        # line's standard output), so that a run holds no output at all; render() then
+        # gives the summary line alone. JSON and JUnit open with totals and counts, so
+        # they are kept until the end.
+        self.echo = echo if fmt == "text" else None
         self.files = self.games = self.rounds = self.wins = self.draws = 0
         self.by_severity: Counter[str] = Counter({"error": 0, "warning": 0, "info": 0})
         self.checks: Counter[str] = Counter()
@@ -173,12 +178,16 @@ class AuditOutput:
         if r.error is not None:
             # Input errors name the input themselves; others get the name in front.
             where = "" if r.error.startswith(r.path) else f"{r.path}: "
-            self.parts.append(f"unreadable: {where}{r.error}")
+            lines = [f"unreadable: {where}{r.error}"]
+        elif not r.findings:
             return
-        if not r.findings:
-            return
-        self.parts.append(f"{r.path} ({r.game_id}, rules {r.rules}):")
-        self.parts.extend(_finding_line(f, r.findings) for f in r.findings)
+        else:
+            lines = [f"{r.path} ({r.game_id}, rules {r.rules}):"]
+            lines.extend(_finding_line(f, r.findings) for f in r.findings)
+        if self.echo is None:
+            self.parts.extend(lines)
+        else:
+            self.echo(printable("\n".join(lines)))
 
     def _junit_case(self, r: FileAudit) -> str:
         """One test case per game; error findings (or an unreadable file) fail it."""

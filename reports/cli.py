@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime
 import gc
 import json
+import os
 import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -272,7 +273,8 @@ def audit(
             load_rules(rules)
         except MjauditError as exc:
             raise _InputError(f"--rules: {exc}") from None
-    out = AuditOutput(fmt)
+    echo = _Echo()
+    out = AuditOutput(fmt, echo)
 
     def each(r: FileAudit) -> None:
         # Each audit goes into the output as it comes; none is kept.
@@ -284,17 +286,40 @@ def audit(
 
     summary = _audit_files(paths, rules, jobs, scale, not no_review, each)
     if scale["store"] is None:
-        click.echo(out.render())
+        echo(out.render())
     else:
         # The same output and verdict as a run without the store, the inputs it
         # skipped included (their stored audits). What the run itself did follows:
         # a last line of the text, "run" in the JSON, a line on stderr with JUnit.
         if fmt == "json":
-            click.echo(out.render(run=summary.to_json()))
+            echo(out.render(run=summary.to_json()))
         else:
-            click.echo(out.render())
-            click.echo(summary.text(), err=fmt == "junit")
+            echo(out.render())
+            if fmt == "junit":
+                click.echo(summary.text(), err=True)
+            else:
+                echo(summary.text())
     sys.exit(EXIT_BAD_INPUT if out.unreadable else _findings_exit(out.worst, fail_on))
+
+
+class _Echo:
+    """Text to standard output as it comes. Once the reader has gone (``| head``) the
+    rest is dropped, not an error: the run goes on to its end and its exit code."""
+
+    def __init__(self) -> None:
+        self.gone = False
+
+    def __call__(self, text: str) -> None:
+        if self.gone:
+            return
+        try:
+            click.echo(text)
+        except BrokenPipeError:
+            self.gone = True
+            # What is still buffered would fail again when the interpreter exits.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
 
 
 def _without_review(r: FileAudit) -> FileAudit:

@@ -12,7 +12,7 @@ import pytest
 from lxml import etree
 
 from reports.cli import main
-from tests.conftest import corpus_file
+from tests.conftest import CORPUS, corpus_file
 
 CLEAN = "2010112714gm-00a9-0000-d497e395.xml"
 
@@ -106,6 +106,23 @@ def test_python_dash_m_runs() -> None:
         [sys.executable, "-m", "mjaudit", "--help"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0 and "audit" in done.stdout
+
+
+def test_a_reader_that_goes_away_ends_no_run_early_and_shows_no_traceback() -> None:
+    # ``mjaudit audit ... | head -1``: the text goes out game by game; once the reader
+    # has gone the rest is dropped and the run still ends with its own exit code.
+    folder = CORPUS / "tenhou-xml"
+    if not folder.is_dir():
+        pytest.skip(f"corpus not available: {folder}")
+    cmd = [sys.executable, "-m", "mjaudit", "audit", "-j", "1", str(folder), str(folder)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()  # more than a pipe's buffer is still to come
+    err = proc.stderr.read()
+    assert proc.wait(timeout=300) == 0  # the corpus has no error finding
+    assert first.startswith(str(folder).encode())
+    assert b"Traceback" not in err and b"Exception ignored" not in err, err[-2000:]
 
 
 def test_replay_says_where_a_broken_hand_stops(

@@ -504,3 +504,25 @@ def test_the_audit_output_keeps_what_it_writes_not_the_audits(fmt: str) -> None:
     render = {"text": render_text, "json": render_json, "junit": render_junit}[fmt]
     assert out.render() == render([result])
     assert out.worst == Severity.ERROR.rank and out.unreadable == 0
+
+
+def test_text_with_an_echo_passes_each_game_on_and_holds_no_output() -> None:
+    # The audit command's text goes out game by game: the run holds no output, and
+    # what comes out is what the whole text would have been.
+    tampered = tamper(EXACT_GAME, _change_payment(1, lambda e: int(e.get("who", "0"))))
+    clean = _audit(corpus_file(LONG_GAME).read_bytes(), LONG_GAME)
+    unreadable = FileAudit("gone.xml", error="gone.xml: line 1: not well-formed XML")
+    results = [tampered, clean, unreadable]
+    said: list[str] = []
+    out = AuditOutput("text", said.append)
+    out.add(tampered)
+    assert said and said[0].startswith(f"{tampered.path} (") and "payment-mismatch" in said[0]
+    for r in results[1:]:
+        out.add(r)
+    assert out.parts == [] and said[-1] == "unreadable: gone.xml: line 1: not well-formed XML"
+    assert out.render().startswith("2 games, ")
+    assert "\n".join([*said, out.render()]) == render_text(results)
+    # JSON and JUnit open with totals and counts: they are kept whole, echo or not.
+    kept = AuditOutput("json", said.append)
+    kept.add(tampered)
+    assert kept.echo is None and kept.render() == render_json([tampered])
