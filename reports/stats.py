@@ -27,9 +27,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from mjaudit.events import DeclareMeld, Discard, DrawReason, GameLog
+from mjaudit.events import DrawReason, GameLog
 from mjaudit.findings import Severity
-from mjaudit.melds import MeldKind
 from mjaudit.yaku import BONUS_YAKU
 from reports.i18n import yaku_name
 from reports.views_facts import GameFacts
@@ -47,7 +46,6 @@ __all__ = [
 
 FURITEN_NOTES = frozenset({"ron-while-furiten", "riichi-while-furiten", "discard-into-furiten"})
 MISSED_WINS = frozenset({"missed-ron", "missed-tsumo"})
-_CALLS = (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN)
 
 DEFINITIONS: dict[str, str] = {
     "games": "Games in which the player took a seat, each game once however many seats the "
@@ -229,23 +227,11 @@ class _SeatCounts:
 
 
 def _count_rounds(facts: GameFacts) -> list[_SeatCounts]:
+    """Each seat's counts, read from what the audit's replay recorded of each hand."""
     players = facts.players
-    events = facts.log.events
     counts = [_SeatCounts() for _ in range(players)]
     for r, rnd in enumerate(facts.game.rounds):
-        last = rnd.last_event if rnd.last_event >= 0 else len(events) - 1
-        win_at = {w.record.event_index for w in facts.wins[r]}
-        discards = Counter[int]()
-        turns: dict[int, Counter[int]] = {}  # each win's event index -> discards so far
-        callers: set[int] = set()
-        for i in range(rnd.first_event, last + 1):
-            ev = events[i]
-            if i in win_at:
-                turns[i] = discards.copy()
-            if isinstance(ev, Discard):
-                discards[ev.seat] += 1
-            elif isinstance(ev, DeclareMeld) and ev.meld.kind in _CALLS:
-                callers.add(ev.seat)
+        callers = set(rnd.callers)
         riichi = list(dict.fromkeys(rnd.riichi_seats))
         for n, s in enumerate(riichi):
             counts[s].riichi_rounds += 1
@@ -257,8 +243,7 @@ def _count_rounds(facts: GameFacts) -> list[_SeatCounts]:
         won: set[int] = set()
         for k, w in enumerate(facts.wins[r]):
             rec = w.record
-            turn = 1 + turns.get(rec.event_index, discards)[rec.seat]
-            fact = _win_fact(facts, r, k, rec.seat in riichi, turn)
+            fact = _win_fact(facts, r, k, rec.seat in riichi, rec.discards + 1)
             counts[rec.seat].wins.append(fact)
             won.add(rec.seat)
             if not rec.tsumo:

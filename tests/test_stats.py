@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.checks.audit import resolve_rules
+from analyzer.checks.audit import audit_log, resolve_rules
+from mjaudit.errors import MjauditError
 from mjaudit.events import (
     DeclareMeld,
     Discard,
@@ -47,7 +48,7 @@ from reports.stats import (
 from reports.views_facts import collect_game
 from reports.views_player import build_index_view, build_players_view
 from tests.chromium import DevTools
-from tests.conftest import TENHOU_XML
+from tests.conftest import TENHOU_XML, corpus_logs
 
 ROOT = Path(__file__).resolve().parents[1]
 # Three players of the corpus: two with a dozen dated Tenhou games each, one whose ten
@@ -228,6 +229,39 @@ def test_statistics_recount_from_the_events(
     assert stats["games"] == (str(want.games), "")
     placed = sum(want.places.values())
     assert stats["last place rate"][1] == f"{want.places[4]} / {placed}"  # 4-player games
+
+
+@pytest.mark.corpus
+def test_the_replay_records_callers_and_each_winners_discards() -> None:
+    # What the statistics read (RoundReplay.callers, WinRecord.discards) is what a plain
+    # walk of each hand's events finds, in every format of the corpus.
+    checked = 0
+    for path in corpus_logs():
+        try:
+            log = load(str(path))
+            rules = resolve_rules(log, "auto")
+        except MjauditError:
+            continue  # the corpus's deliberately broken files
+        game = audit_log(log, rules, keep_replay=True).replay
+        assert game is not None
+        for rnd, events in zip(game.rounds, _rounds(log), strict=True):
+            if not rnd.complete:
+                continue
+            callers: list[int] = []
+            for ev in events:
+                if (
+                    isinstance(ev, DeclareMeld)
+                    and ev.meld.kind in (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN)
+                    and ev.seat not in callers
+                ):
+                    callers.append(ev.seat)
+            assert rnd.callers == callers, (path.name, rnd.label)
+            for w in rnd.wins:
+                at = events.index(w.event)
+                mine = sum(isinstance(e, Discard) and e.seat == w.seat for e in events[:at])
+                assert w.discards == mine, (path.name, rnd.label, w.seat)
+                checked += 1
+    assert checked > 3000
 
 
 @pytest.mark.corpus

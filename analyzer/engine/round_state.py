@@ -483,6 +483,8 @@ class RoundState:
             self.break_first_turn()
             self.last_discard = None
             self.turn_seat = seat
+            if seat not in self.record.callers:
+                self.record.callers.append(seat)
             if kind is MeldKind.DAIMINKAN:
                 self.kan_declared(seat, meld, ev.pos)
         elif kind is MeldKind.KAKAN:
@@ -679,6 +681,7 @@ class RoundState:
             kita=self.kita[seat],
             last_kan=self.last_kans[seat],
             concealed_ids=tuple(sorted(self.ids[seat])) if self.ids is not None else None,
+            discards=len(self.discard_indexes[seat]),
         )
         self.record.wins.append(rec)
         return rec

@@ -55,6 +55,9 @@ class WinRecord:
     # The physical ids of the winner's concealed tiles before the win (a tsumo's drawn
     # tile included, a ron's won tile not), sorted; None where the log gives no ids.
     concealed_ids: tuple[int, ...] | None = None
+    # How many tiles the winner had discarded in the hand before winning (the win
+    # comes on the winner's turn number ``discards + 1``).
+    discards: int = 0
 
     @property
     def tsumo(self) -> bool:
@@ -95,6 +98,8 @@ class RoundReplay:
     draw: DrawRecord | None = None
     dora_indicators: list[Tile | None] = field(default_factory=list)
     riichi_seats: list[int] = field(default_factory=list)
+    # The seats that called a discard (chi, pon or open kan) in the hand, in order.
+    callers: list[int] = field(default_factory=list)
     riichi_claims: list[tuple[int, int, tuple[int, ...] | None]] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     complete: bool = True
