@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from typing import IO
 
 from analyzer.checks.audit import FileAudit
 from mjaudit.findings import Finding, JsonValue
@@ -71,6 +73,60 @@ def _quoteattr(data: str) -> str:
     return f'"{data}"'
 
 
+# Entries of the output (a line of text, a JSON entry, a JUnit case) are kept as the
+# text they will be written as: in memory up to this size, then in a temporary file, so
+# that a run's memory does not follow the size of its output.
+_SPILL_AT = 1 << 20
+
+
+class _Entries:
+    """Output entries as text, in order, to be written joined by ``sep``."""
+
+    def __init__(self, sep: str) -> None:
+        self.sep = sep
+        self.count = 0
+        self._file: IO[str] | None = None
+
+    def add(self, text: str) -> None:
+        if self._file is None:
+            self._file = tempfile.SpooledTemporaryFile(  # noqa: SIM115 (kept open)
+                _SPILL_AT, "w+", encoding="utf-8", errors="surrogatepass", newline=""
+            )
+        if self.count:
+            self._file.write(self.sep)
+        self._file.write(text)
+        self.count += 1
+
+    def write_to(self, write: Callable[[str], None]) -> None:
+        if self._file is None:
+            return
+        self._file.seek(0)
+        while chunk := self._file.read(1 << 16):
+            write(chunk)
+        self._file.seek(0, 2)  # entries may still be added after
+
+
+def _nested(value: JsonValue, depth: int) -> str:
+    """``value`` as ``json.dumps(..., indent=1)`` writes it ``depth`` levels down in a
+    document (its first line where the value starts). A lone surrogate (an undecodable
+    byte of a file name) would make the text invalid UTF-8: it is written as its JSON
+    escape, \\udcNN, which reads back as the same string; control characters are
+    escaped by json itself."""
+    text = json.dumps(value, ensure_ascii=False, indent=1)
+    text = _SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+    return text.replace("\n", "\n" + " " * depth)
+
+
+def _write_list(entries: _Entries, write: Callable[[str], None]) -> None:
+    """A list one level down, its entries two levels down, as json.dumps writes it."""
+    if not entries.count:
+        write("[]")
+        return
+    write("[\n")
+    entries.write_to(write)
+    write("\n ]")
+
+
 class AuditOutput:
     """An audit run's output in one format, built one file at a time.
 
@@ -85,18 +141,19 @@ class AuditOutput:
             raise ValueError(f"unknown output format {fmt!r}")
         self.fmt = fmt
         # Text only: where each game's lines go as soon as they are made (the command
-        # line's standard output), so that a run holds no output at all; render() then
-        # gives the summary line alone. JSON and JUnit open with totals and counts, so
-        # they are kept until the end.
+        # line's standard output), so that a run keeps no text at all; the summary line
+        # waits for the end. JSON and JUnit open with totals and counts: their entries
+        # wait for the end, as text (see _Entries).
         self.echo = echo if fmt == "text" else None
         self.files = self.games = self.rounds = self.wins = self.draws = 0
         self.by_severity: Counter[str] = Counter({"error": 0, "warning": 0, "info": 0})
         self.checks: Counter[str] = Counter()
         self.worst = -1  # the highest severity rank found, -1 for none
         self.failures = 0  # JUnit: games with error findings
-        self.parts: list[str] = []  # text lines, or JUnit cases
-        self.file_docs: list[dict[str, JsonValue]] = []
-        self.finding_docs: list[JsonValue] = []
+        # Text lines (without an echo) or JUnit cases; JSON file entries and findings.
+        self.parts = _Entries("\n")
+        self.file_docs = _Entries(",\n")
+        self.finding_docs = _Entries(",\n")
 
     @property
     def unreadable(self) -> int:
@@ -116,20 +173,20 @@ class AuditOutput:
         if self.fmt == "text":
             self._text(r)
         elif self.fmt == "json":
-            self.file_docs.append(
-                {
-                    "path": r.path,
-                    "format": r.format,
-                    "game_id": r.game_id,
-                    "rules": r.rules,
-                    "rounds": r.rounds,
-                    "wins": r.wins,
-                    "error": r.error,
-                }
-            )
-            self.finding_docs.extend(f.to_json() for f in r.findings)
+            entry: dict[str, JsonValue] = {
+                "path": r.path,
+                "format": r.format,
+                "game_id": r.game_id,
+                "rules": r.rules,
+                "rounds": r.rounds,
+                "wins": r.wins,
+                "error": r.error,
+            }
+            self.file_docs.add("  " + _nested(entry, 2))
+            for f in r.findings:
+                self.finding_docs.add("  " + _nested(f.to_json(), 2))
         else:
-            self.parts.append(self._junit_case(r))
+            self.parts.add(self._junit_case(r))
 
     def totals(self) -> dict[str, JsonValue]:
         return {
@@ -145,33 +202,44 @@ class AuditOutput:
 
     def render(self, run: dict[str, JsonValue] | None = None) -> str:
         """The whole output; ``run`` (a ``--store`` run's own counts) goes into JSON."""
+        pieces: list[str] = []
+        self.write(pieces.append, run)
+        return "".join(pieces)
+
+    def write(self, write: Callable[[str], None], run: dict[str, JsonValue] | None = None) -> None:
+        """What :meth:`render` returns, in pieces to ``write`` (the command line writes
+        it so, never holding the whole of a large output)."""
         if self.fmt == "json":
-            doc: dict[str, JsonValue] = {
-                "schema": "mjaudit.audit/1",
-                "totals": self.totals(),
-                "files": self.file_docs,
-                "findings": self.finding_docs,
-            }
+            # As json.dumps(document, ensure_ascii=False, indent=1) writes it.
+            write(
+                '{\n "schema": "mjaudit.audit/1",\n "totals": '
+                + _nested(self.totals(), 1)
+                + ',\n "files": '
+            )
+            _write_list(self.file_docs, write)
+            write(',\n "findings": ')
+            _write_list(self.finding_docs, write)
             if run is not None:
-                doc["run"] = run
-            # Control characters are escaped by json itself. A lone surrogate (an
-            # undecodable byte of a file name) would make the text invalid UTF-8: it
-            # is written as its JSON escape, \udcNN, which reads back as the same string.
-            text = json.dumps(doc, ensure_ascii=False, indent=1)
-            return _SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+                write(',\n "run": ' + _nested(run, 1))
+            write("\n}")
+            return
         if self.fmt == "junit":
-            return (
+            write(
                 '<?xml version="1.0" encoding="UTF-8"?>\n'
                 f'<testsuite name="mjaudit" tests="{self.files}" failures="{self.failures}" '
-                f'errors="{self.unreadable}">\n' + "\n".join(self.parts) + "\n</testsuite>"
+                f'errors="{self.unreadable}">\n'
             )
+            self.parts.write_to(write)
+            write("\n</testsuite>")
+            return
         found = self.by_severity
         summary = (
             f"{self.games} games, {self.rounds} rounds, {self.wins} wins, {self.draws} draws, "
             f"{self.unreadable} unreadable: {found['error']} errors, "
             f"{found['warning']} warnings, {found['info']} notes"
         )
-        return printable("\n".join([*self.parts, summary]))
+        self.parts.write_to(write)
+        write(("\n" if self.parts.count else "") + summary)
 
     def _text(self, r: FileAudit) -> None:
         """Grouped by game, errors first."""
@@ -185,7 +253,7 @@ class AuditOutput:
             lines = [f"{r.path} ({r.game_id}, rules {r.rules}):"]
             lines.extend(_finding_line(f, r.findings) for f in r.findings)
         if self.echo is None:
-            self.parts.extend(lines)
+            self.parts.add(printable("\n".join(lines)))
         else:
             self.echo(printable("\n".join(lines)))
 

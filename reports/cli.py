@@ -285,20 +285,18 @@ def audit(
         out.add(r)
 
     summary = _audit_files(paths, rules, jobs, scale, not no_review, each)
-    if scale["store"] is None:
-        echo(out.render())
-    else:
-        # The same output and verdict as a run without the store, the inputs it
-        # skipped included (their stored audits). What the run itself did follows:
-        # a last line of the text, "run" in the JSON, a line on stderr with JUnit.
-        if fmt == "json":
-            echo(out.render(run=summary.to_json()))
-        else:
-            echo(out.render())
-            if fmt == "junit":
-                click.echo(summary.text(), err=True)
-            else:
-                echo(summary.text())
+    # With --store: the same output and verdict as a run without the store, the inputs
+    # it skipped included (their stored audits). What the run itself did follows: "run"
+    # in the JSON, a last line of the text, a line on stderr with JUnit.
+    stored = scale["store"] is not None
+    # The output is written in pieces, never held whole (a large JSON or JUnit output
+    # waits for the end in a temporary file, not in memory).
+    out.write(echo.piece, run=summary.to_json() if stored and fmt == "json" else None)
+    echo("")
+    if stored and fmt == "text":
+        echo(summary.text())
+    elif stored and fmt == "junit":
+        click.echo(summary.text(), err=True)
     sys.exit(EXIT_BAD_INPUT if out.unreadable else _findings_exit(out.worst, fail_on))
 
 
@@ -309,17 +307,21 @@ class _Echo:
     def __init__(self) -> None:
         self.gone = False
 
-    def __call__(self, text: str) -> None:
+    def __call__(self, text: str, nl: bool = True) -> None:
         if self.gone:
             return
         try:
-            click.echo(text)
+            click.echo(text, nl=nl)
         except BrokenPipeError:
             self.gone = True
             # What is still buffered would fail again when the interpreter exits.
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
             os.close(devnull)
+
+    def piece(self, text: str) -> None:
+        """A piece of a longer output, with no line end of its own."""
+        self(text, nl=False)
 
 
 def _without_review(r: FileAudit) -> FileAudit:

@@ -17,8 +17,9 @@ import pytest
 from lxml import etree
 
 from analyzer.checks.audit import FileAudit, audit_log, resolve_rules
-from mjaudit.findings import Finding, Severity
+from mjaudit.findings import Finding, JsonValue, Severity
 from parsers import load_bytes
+from reports import audit_output
 from reports.audit_output import AuditOutput, render_json, render_junit, render_text
 from tests.conftest import CORPUS, audit_bytes, corpus_file, elements, error_codes, rebuild, tamper
 
@@ -490,6 +491,58 @@ def test_the_new_checks_run_and_find_nothing_on_real_tenhou_json_and_mjai() -> N
     assert counts["game_lengths_checked"] >= 40
 
 
+@pytest.mark.parametrize("spill_at", [1 << 20, 64])
+def test_json_output_written_in_pieces_is_the_whole_document(
+    spill_at: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The audit command writes JSON in pieces and keeps its entries as text, in a
+    # temporary file past a size: what comes out is still json.dumps of the document.
+    monkeypatch.setattr(audit_output, "_SPILL_AT", spill_at)
+    tampered = tamper(EXACT_GAME, _change_payment(1, lambda e: int(e.get("who", "0"))))
+    clean = _audit(corpus_file(LONG_GAME).read_bytes(), LONG_GAME)
+    odd = FileAudit("caf\udce9 \x1b.xml", error="caf\udce9 \x1b.xml: line 1: not XML")
+    results = [tampered, clean, odd]
+    out = AuditOutput("json")
+    for r in results:
+        out.add(r)
+    run: dict[str, JsonValue] = {"inputs": 3, "skipped": 0}
+    doc = {
+        "schema": "mjaudit.audit/1",
+        "totals": out.totals(),
+        "files": [
+            {
+                "path": r.path,
+                "format": r.format,
+                "game_id": r.game_id,
+                "rules": r.rules,
+                "rounds": r.rounds,
+                "wins": r.wins,
+                "error": r.error,
+            }
+            for r in results
+        ],
+        "findings": [f.to_json() for r in results for f in r.findings],
+        "run": run,
+    }
+    want = json.dumps(doc, ensure_ascii=False, indent=1).replace("\udce9", "\\udce9")
+    pieces: list[str] = []
+    out.write(pieces.append, run=run)
+    assert len(pieces) > 3 and "".join(pieces) == want == out.render(run=run)
+    assert json.loads(want) == doc and len(doc["findings"]) > 3
+    spilled = out.finding_docs._file
+    # Past the size, the entries went to a file on disk (SpooledTemporaryFile rolled over).
+    assert spilled is not None and getattr(spilled, "_rolled") is (spill_at == 64)  # noqa: B009
+    # No entry: an empty list, as json.dumps writes it.
+    empty = AuditOutput("json")
+    assert json.loads(empty.render()) == {
+        "schema": "mjaudit.audit/1",
+        "totals": empty.totals(),
+        "files": [],
+        "findings": [],
+    }
+    assert '"files": [],' in empty.render()
+
+
 @pytest.mark.parametrize("fmt", ["text", "json", "junit"])
 def test_the_audit_output_keeps_what_it_writes_not_the_audits(fmt: str) -> None:
     # The audit command adds each file's audit to its output as it comes; the output
@@ -519,7 +572,7 @@ def test_text_with_an_echo_passes_each_game_on_and_holds_no_output() -> None:
     assert said and said[0].startswith(f"{tampered.path} (") and "payment-mismatch" in said[0]
     for r in results[1:]:
         out.add(r)
-    assert out.parts == [] and said[-1] == "unreadable: gone.xml: line 1: not well-formed XML"
+    assert out.parts.count == 0 and said[-1] == "unreadable: gone.xml: line 1: not well-formed XML"
     assert out.render().startswith("2 games, ")
     assert "\n".join([*said, out.render()]) == render_text(results)
     # JSON and JUnit open with totals and counts: they are kept whole, echo or not.
