@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 import tempfile
@@ -74,36 +75,79 @@ def _quoteattr(data: str) -> str:
 
 
 # Entries of the output (a line of text, a JSON entry, a JUnit case) are kept as the
-# text they will be written as: in memory up to this size, then in a temporary file, so
-# that a run's memory does not follow the size of its output.
-_SPILL_AT = 1 << 20
+# text they will be written as: in memory up to this size at a time, then moved to a
+# temporary file, so that a run's memory does not follow the size of its output.
+_SPILL_AT = 1 << 18
 
 
 class _Entries:
-    """Output entries as text, in order, to be written joined by ``sep``."""
+    """Output entries as text, in order, to be written joined by ``sep``.
+
+    Where no temporary file can be made or written (no writable temporary folder, a
+    full disk), what the file did not take stays in memory, as all of it did before
+    there was a file: the output is the same either way.
+    """
 
     def __init__(self, sep: str) -> None:
         self.sep = sep
         self.count = 0
-        self._file: IO[str] | None = None
+        self._held: list[str] = []  # what is not in the file yet
+        self._size = 0
+        self._file: IO[bytes] | None = None
+        self._spill = True  # False once the file failed: the rest stays in memory
 
     def add(self, text: str) -> None:
-        if self._file is None:
-            self._file = tempfile.SpooledTemporaryFile(  # noqa: SIM115 (kept open)
-                _SPILL_AT, "w+", encoding="utf-8", errors="surrogatepass", newline=""
-            )
         if self.count:
-            self._file.write(self.sep)
-        self._file.write(text)
+            text = self.sep + text
         self.count += 1
+        self._held.append(text)
+        self._size += len(text)
+        if self._size >= _SPILL_AT and self._spill:
+            self._move()
+
+    def _move(self) -> None:
+        """Move what is held to the file; where that fails, keep it, and the rest."""
+        data = "".join(self._held).encode("utf-8", "surrogatepass")
+        try:
+            if self._file is None:
+                self._file = tempfile.TemporaryFile()  # noqa: SIM115 (open until exit)
+        except OSError:
+            self._spill = False
+            return
+        end = self._file.seek(0, 2)  # the file holds whole entries up to here
+        try:
+            self._file.write(data)
+            self._file.flush()
+        except OSError:
+            self._spill = False
+            self._cut(end)
+            return
+        self._held = []
+        self._size = 0
+
+    def _cut(self, end: int) -> None:
+        """Drop what a failed write left after byte ``end``; if even that fails, take
+        the file's good part back into memory and do without the file."""
+        assert self._file is not None
+        try:
+            self._file.seek(end)
+            self._file.truncate()
+        except OSError:
+            self._file.seek(0)
+            good = self._file.read(end)
+            self._file.close()
+            self._file = None
+            self._held.insert(0, good.decode("utf-8", "surrogatepass"))
 
     def write_to(self, write: Callable[[str], None]) -> None:
-        if self._file is None:
-            return
-        self._file.seek(0)
-        while chunk := self._file.read(1 << 16):
-            write(chunk)
-        self._file.seek(0, 2)  # entries may still be added after
+        if self._file is not None:
+            self._file.seek(0)
+            decode = codecs.getincrementaldecoder("utf-8")("surrogatepass").decode
+            while chunk := self._file.read(1 << 16):
+                write(decode(chunk))
+            write(decode(b"", True))
+        if self._held:
+            write("".join(self._held))
 
 
 def _nested(value: JsonValue, depth: int) -> str:

@@ -8,10 +8,14 @@ one payment changed. Findings that follow from an earlier one name it (``cause``
 
 from __future__ import annotations
 
+import errno
 import gc
+import io
 import json
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lxml import etree
@@ -30,6 +34,14 @@ DOUBLE_RON = "2022060100gm-00a9-0000-34c99cfa.xml"
 LONG_GAME = "2022060107gm-00a9-0000-a990aa36.xml"  # 13 wins, 5 draws
 JSON_GAME = CORPUS / "tenhou-json" / "full-game" / "2019080322gm-00a9-0000-81e85e04.json"
 JSON_KYOKU = CORPUS / "tenhou-json" / "per-kyoku" / "2010112714gm-00a9-0000-d497e395.jsonl"
+# Games whose audits have notes: a line or more each in text.
+GAMES_WITH_NOTES = (
+    "2009072918gm-0061-0000-e6e91672.xml",
+    "2009082713gm-00e1-0000-8820f355.xml",
+    "2009082812gm-00e1-0000-47dd79cf.xml",
+    DOUBLE_RON,
+    LONG_GAME,
+)
 MJAI_GAME = CORPUS / "mjai" / "gimite-server" / "mjai-manue-go_selfmatch_2025-08-23-085608.jsonl"
 
 
@@ -529,9 +541,8 @@ def test_json_output_written_in_pieces_is_the_whole_document(
     out.write(pieces.append, run=run)
     assert len(pieces) > 3 and "".join(pieces) == want == out.render(run=run)
     assert json.loads(want) == doc and len(doc["findings"]) > 3
-    spilled = out.finding_docs._file
-    # Past the size, the entries went to a file on disk (SpooledTemporaryFile rolled over).
-    assert spilled is not None and getattr(spilled, "_rolled") is (spill_at == 64)  # noqa: B009
+    # Past the size, the entries went to a temporary file.
+    assert (out.finding_docs._file is not None) is (spill_at == 64)
     # No entry: an empty list, as json.dumps writes it.
     empty = AuditOutput("json")
     assert json.loads(empty.render()) == {
@@ -541,6 +552,53 @@ def test_json_output_written_in_pieces_is_the_whole_document(
         "findings": [],
     }
     assert '"files": [],' in empty.render()
+
+
+class _FullDisk(io.BytesIO):
+    """A temporary file that takes ``room`` bytes, then fails part-way through a write
+    (and, with ``stuck``, cannot be cut back either)."""
+
+    def __init__(self, room: int, stuck: bool = False) -> None:
+        super().__init__()
+        self.room = room
+        self.stuck = stuck
+
+    def write(self, data: Any) -> int:
+        if self.tell() + len(data) > self.room:
+            super().write(bytes(data)[: len(data) // 2])
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return super().write(data)
+
+    def truncate(self, size: int | None = None) -> int:
+        if self.stuck:
+            raise OSError(errno.EIO, "Input/output error")
+        return super().truncate(size)
+
+
+def _no_temporary_file() -> io.BytesIO:
+    raise FileNotFoundError(errno.ENOENT, "No usable temporary directory found")
+
+
+@pytest.mark.parametrize(
+    "make",
+    [_no_temporary_file, lambda: _FullDisk(300), lambda: _FullDisk(300, stuck=True)],
+    ids=["no temporary folder", "disk full", "disk full, no truncate"],
+)
+@pytest.mark.parametrize("fmt", ["json", "junit", "text"])
+def test_output_without_room_for_a_temporary_file_stays_whole(
+    fmt: str, make: Callable[[], io.BytesIO], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Entries that cannot go to a temporary file stay in memory: the same output.
+    results = [audit_bytes(corpus_file(name).read_bytes(), name) for name in GAMES_WITH_NOTES]
+    want = {"text": render_text, "json": render_json, "junit": render_junit}[fmt](results)
+    monkeypatch.setattr(audit_output, "_SPILL_AT", 64)
+    monkeypatch.setattr(tempfile, "TemporaryFile", make)
+    out = AuditOutput(fmt)
+    for r in results:
+        out.add(r)
+    assert out.render() == want
+    entries = out.parts if fmt != "json" else out.finding_docs
+    assert entries._spill is False and entries.count > 3
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "junit"])
