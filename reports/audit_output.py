@@ -296,10 +296,7 @@ class AuditOutput:
         else:
             lines = [f"{r.path} ({r.game_id}, rules {r.rules}):"]
             lines.extend(_finding_line(f, r.findings) for f in r.findings)
-        if self.echo is None:
-            self.parts.add(printable("\n".join(lines)))
-        else:
-            self.echo(printable("\n".join(lines)))
+        (self.parts.add if self.echo is None else self.echo)(printable("\n".join(lines)))
 
     def _junit_case(self, r: FileAudit) -> str:
         """One test case per game; error findings (or an unreadable file) fail it."""

@@ -231,7 +231,7 @@ def _count_rounds(facts: GameFacts) -> list[_SeatCounts]:
     players = facts.players
     counts = [_SeatCounts() for _ in range(players)]
     for r, rnd in enumerate(facts.game.rounds):
-        callers = set(rnd.callers)
+        callers = rnd.callers  # each seat once
         riichi = list(dict.fromkeys(rnd.riichi_seats))
         for n, s in enumerate(riichi):
             counts[s].riichi_rounds += 1
