@@ -19,7 +19,7 @@ from itertools import chain, islice
 from typing import IO
 
 from analyzer.checks.case_compare import KINDS, Comparison, Disagreement, compare_all, example
-from analyzer.checks.case_scoring import CaseError, score_case
+from analyzer.checks.case_scoring import CaseError, answer_line
 from analyzer.checks.cases import CASE_SCHEMA, yaku_name
 from mjaudit.errors import MjauditError
 from mjaudit.findings import JsonValue
@@ -272,10 +272,9 @@ def score_lines(name: str, lines: Sequence[tuple[int, bytes]]) -> _Scored:
     problems: list[str] = []
     answers: list[str] = []
     scored = not_wins = 0
-    dumps = _ENCODER.encode
     for number, doc in _decoded(name, lines, problems):
         try:
-            answer = score_case(doc)
+            answer, win = answer_line(doc)
         except CaseError as exc:
             problems.append(f"{name} (line {number}): {exc}")
             continue
@@ -286,14 +285,11 @@ def score_lines(name: str, lines: Sequence[tuple[int, bytes]]) -> _Scored:
                 f"{type(exc).__name__}: {said}"
             )
             continue
-        if "error" in answer:
+        if not win:
             not_wins += 1
         scored += 1
-        answers.append(dumps(answer) + "\n")
+        answers.append(answer)
     return _Scored("".join(answers), scored, not_wins, problems)
-
-
-_ENCODER = json.JSONEncoder(ensure_ascii=False)
 
 
 def score_batch(name: str, out: IO[str], jobs: int = 1) -> BatchSummary:

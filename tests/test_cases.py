@@ -12,7 +12,7 @@ import pytest
 import reports.cases
 import reports.cli
 from analyzer.checks.audit import audit_path
-from analyzer.checks.case_scoring import CaseError, score_case
+from analyzer.checks.case_scoring import CaseError, answer_line, score_case
 from mjaudit.events import Win
 from parsers import load
 from reports.cli import main
@@ -105,6 +105,36 @@ def test_a_case_scores_as_the_score_command_does(capsys: pytest.CaptureFixture[s
     case["situation"]["seat_wind"] = "E"
     with pytest.raises(CaseError, match="seat_wind: E, but seat 1 sits S of dealer 0"):
         score_case(case)
+
+
+def test_an_answer_line_is_the_answer_as_json_writes_it() -> None:
+    """score --batch writes its lines directly; they are what json.dumps writes of
+    score_case's document, whatever the id holds (the corpus test holds every case)."""
+    case: Case = {
+        "rules": {"name": "tenhou", "players": 4},
+        "hand": {"concealed": "111m999p11s111z", "win_tile": "1z", "melds": [
+            {"kind": "pon", "tiles": "777z", "called": "7z", "from_seat": 0},
+        ]},
+        "situation": {
+            "seat": 1, "from_seat": 1, "dealer": 0, "tsumo": True,
+            "seat_wind": "S", "round_wind": "E",
+            "riichi": False, "double_riichi": False, "ippatsu": False, "rinshan": False,
+            "chankan": False, "haitei": False, "houtei": False, "tenhou": False,
+            "chiihou": False, "renhou": False,
+            "dora_indicators": ["7z"], "ura_indicators": [], "honba": 1, "riichi_sticks": 0,
+        },
+    }  # fmt: skip
+    for case_id in ("plain", 'a "quoted" id\\ with\ttabs', "東1局 \u2028 \x00 end"):
+        case["id"] = case_id
+        line, win = answer_line(case)
+        assert win and line == json.dumps(score_case(case), ensure_ascii=False) + "\n"
+        assert json.loads(line)["id"] == case_id
+    # A hand that is not a win: its error, the same way.
+    case["hand"]["concealed"] = "111m999p12s111z"
+    case["hand"]["win_tile"] = "2s"
+    line, win = answer_line(case)
+    assert not win and json.loads(line)["error"] == score_case(case)["error"]
+    assert line == json.dumps(score_case(case), ensure_ascii=False) + "\n"
 
 
 def _edit(answers: list[Case], index: int, edit: Any) -> str:
@@ -328,6 +358,8 @@ def test_every_corpus_win_is_a_case_batch_reproduces(
     code, out, _ = _run(capsys, "score", "--batch", str(cases_path))
     assert code == 0
     answers_path.write_text(out, encoding="utf-8")
+    # The lines written directly are what json.dumps writes of each answer's document.
+    assert out.splitlines() == [json.dumps(score_case(c), ensure_ascii=False) for c in cases]
     code, out, _ = _run(capsys, "cases", "check", str(cases_path), str(answers_path))
     assert (code, out.splitlines()[0]) == (
         0,

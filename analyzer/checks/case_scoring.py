@@ -13,10 +13,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import chain
 from operator import itemgetter
 
 from analyzer.checks.audit_wins import expected_pao, settle_record
-from analyzer.checks.cases import CASE_SCHEMA, SCORING_RULES, WINDS, result_doc
+from analyzer.checks.cases import CASE_SCHEMA, SCORING_RULES, WINDS, result_doc, result_text
 from analyzer.engine.state import WinRecord
 from analyzer.hands.points import with_ura_han
 from analyzer.hands.scoring import NotAWin, score
@@ -24,12 +25,12 @@ from mjaudit.errors import MjauditError, SourcePos
 from mjaudit.events import Win, WinClaims
 from mjaudit.findings import JsonValue
 from mjaudit.frozen import quick_init
-from mjaudit.hands import WinContext, check_tile_set
+from mjaudit.hands import HandResult, WinContext, check_tile_set
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.rules import RulesError, Ruleset, override, preset
 from mjaudit.tiles import Tile, tiles
 
-__all__ = ["CaseError", "ScoredCase", "read_case", "score_case"]
+__all__ = ["CaseError", "ScoredCase", "answer_line", "read_case", "score_case"]
 
 Doc = dict[str, JsonValue]
 
@@ -119,19 +120,40 @@ _BY_TEXT: dict[str, Tile] = {
 }
 
 
-_GROUPS = re.compile(r"([0-9]+)([mpsz])")
+_GROUPS = re.compile(r"[0-9]+[mpsz]")
+
+# The tiles of each group of digits and a suit met so far (``678p``): the groups of
+# the cases of a file repeat, their hands seldom do. Kept to a bounded size.
+_GROUP_TILES: dict[str, tuple[Tile, ...]] = {}
+_GROUP_LIMIT = 4096
+
+
+def _group(text: str) -> tuple[Tile, ...] | None:
+    """The tiles of one group ``digits + suit``; None where a digit makes no tile."""
+    found = _GROUP_TILES.get(text)
+    if found is None:
+        suit = text[-1]
+        try:
+            found = tuple([_BY_TEXT[d + suit] for d in text[:-1]])
+        except KeyError:
+            return None
+        if len(_GROUP_TILES) < _GROUP_LIMIT:
+            _GROUP_TILES[text] = found
+    return found
 
 
 def _quick_tiles(text: str) -> tuple[Tile, ...] | None:
     """The tiles of well-formed compact mpsz, looked up group by group; None for
     anything else (the parser then says what is wrong)."""
     groups = _GROUPS.findall(text)
-    if sum(len(digits) + 1 for digits, _ in groups) != len(text):
+    if sum(map(len, groups)) != len(text):
         return None
-    try:
-        return tuple(_BY_TEXT[d + suit] for digits, suit in groups for d in digits)
-    except KeyError:
+    if len(groups) == 1:
+        return _group(groups[0])
+    parts = list(map(_group, groups))
+    if None in parts:
         return None
+    return tuple(chain.from_iterable(parts))  # type: ignore[arg-type]
 
 
 def _tiles(text: JsonValue, where: str) -> tuple[Tile, ...]:
@@ -166,15 +188,18 @@ def _indicators(value: JsonValue, where: str) -> tuple[Tile, ...]:
         return tuple(_tile(t, f"{where}[{k}]") for k, t in enumerate(value))
 
 
+_MELD_KINDS = {k.value: k for k in MeldKind}
+
+
 def _meld(doc: JsonValue, where: str) -> Meld:
     if not isinstance(doc, dict):
         raise CaseError(f"{where}: expected an object, not {json.dumps(doc)}")
     kind_text = _field(doc, "kind", str, f"{where}.")
-    try:
-        kind = MeldKind(kind_text)
-    except ValueError:
+    assert isinstance(kind_text, str)
+    kind = _MELD_KINDS.get(kind_text)
+    if kind is None:
         known = ", ".join(k.value for k in MeldKind)
-        raise CaseError(f"{where}.kind: {json.dumps(kind_text)} is not one of {known}") from None
+        raise CaseError(f"{where}.kind: {json.dumps(kind_text)} is not one of {known}")
     group = _tiles(_field(doc, "tiles", str, f"{where}."), f"{where}.tiles")
     size = 1 if kind is MeldKind.KITA else 4 if kind.is_kan else 3
     if len(group) != size:
@@ -331,19 +356,43 @@ def read_case(doc: JsonValue) -> ScoredCase:
     return ScoredCase(case_id, record, rules, takes, ura_han)
 
 
-def score_case(doc: JsonValue) -> Doc:
-    """The answer to one case: ``{"id", "result"}``, or ``{"id", "error", "message"}``
-    for a hand that is not a win. CaseError for a case that cannot be read."""
+def _scored(doc: JsonValue) -> tuple[str, HandResult | NotAWin, tuple[int, ...], int | None]:
+    """The case's id, its result (or why the hand is not a win), the deltas and the
+    seat liable (pao)."""
     case = read_case(doc)
     rec = case.record
     rules = case.rules
     try:
         result = score(rec.concealed, rec.win_tile, rec.melds, rec.context, rules)
     except NotAWin as exc:
-        return {"id": case.case_id, "error": exc.code, "message": exc.message}
+        return case.case_id, exc, (), None
     if case.ura_han and not result.yakuman:
         result = with_ura_han(result, case.ura_han, rec.context, rules)
     # Only a yakuman makes a player liable (pao).
     pao = expected_pao(rec, result, rules) if result.yakuman else None
     deltas = settle_record(result, rec, rules, pao, case.takes_counters)
-    return {"id": case.case_id, "result": result_doc(result, deltas, pao)}
+    return case.case_id, result, deltas, pao
+
+
+def score_case(doc: JsonValue) -> Doc:
+    """The answer to one case: ``{"id", "result"}``, or ``{"id", "error", "message"}``
+    for a hand that is not a win. CaseError for a case that cannot be read."""
+    case_id, result, deltas, pao = _scored(doc)
+    if isinstance(result, NotAWin):
+        return {"id": case_id, "error": result.code, "message": result.message}
+    return {"id": case_id, "result": result_doc(result, deltas, pao)}
+
+
+_quote = json.encoder.encode_basestring  # a JSON string, non-ASCII kept, as dumps
+_dumps = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def answer_line(doc: JsonValue) -> tuple[str, bool]:
+    """The answer to one case as a line of JSON text, newline included, and whether
+    the hand is a win: ``json.dumps(score_case(doc), ensure_ascii=False)``, written
+    without building the document (analyzer.checks.cases.result_text)."""
+    case_id, result, deltas, pao = _scored(doc)
+    if isinstance(result, NotAWin):
+        doc = {"id": case_id, "error": result.code, "message": result.message}
+        return _dumps(doc) + "\n", False
+    return f'{{"id": {_quote(case_id)}, "result": {result_text(result, deltas, pao)}}}\n', True

@@ -9,6 +9,7 @@ off the audit's own :class:`~analyzer.checks.audit_wins.WinCheck` records.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 from analyzer.checks.audit_wins import WinCheck
 from mjaudit.events import Limit, WinClaims
 from mjaudit.findings import JsonValue
-from mjaudit.hands import HandResult, Payments
+from mjaudit.hands import FuPart, HandResult, Payments, YakuHan
 from mjaudit.melds import Meld
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import to_mpsz
@@ -32,6 +33,7 @@ __all__ = [
     "cases_of",
     "meld_doc",
     "result_doc",
+    "result_text",
     "rules_doc",
     "yaku_name",
 ]
@@ -129,6 +131,59 @@ def result_doc(r: HandResult, deltas: Iterable[int] | None, pao: int | None) -> 
         doc["deltas"] = list(deltas)
     doc["pao_seat"] = pao
     return doc
+
+
+# -- the same result as JSON text -----------------------------------------------------
+#
+# ``score --batch`` writes a result per case; building its document and encoding it
+# cost more than scoring the hand. result_text writes the same text directly: what
+# json.dumps(result_doc(...), ensure_ascii=False) writes, byte for byte (a test holds
+# the two together over every case of the corpus). A yaku's entry and a fu part are
+# written once per distinct value and kept.
+
+_quote = json.encoder.encode_basestring  # a JSON string, non-ASCII kept, as dumps
+_ENTRY_LIMIT = 4096
+_yaku_texts: dict[YakuHan, str] = {}
+_fu_texts: dict[FuPart, str] = {}
+
+
+def _yaku_text(y: YakuHan) -> str:
+    text = _yaku_texts.get(y)
+    if text is None:
+        text = json.dumps(_yaku_entry(y.yaku, y.han, y.yakuman), ensure_ascii=False)
+        if len(_yaku_texts) < _ENTRY_LIMIT:
+            _yaku_texts[y] = text
+    return text
+
+
+def _fu_text(p: FuPart) -> str:
+    text = _fu_texts.get(p)
+    if text is None:
+        text = f'{{"reason": {_quote(p.reason)}, "fu": {p.fu}}}'
+        if len(_fu_texts) < _ENTRY_LIMIT:
+            _fu_texts[p] = text
+    return text
+
+
+def _payments_text(p: Payments) -> str:
+    if p.discarder is not None:
+        return f'{{"discarder": {p.discarder}}}'
+    return json.dumps(_payments(p))
+
+
+def result_text(r: HandResult, deltas: Iterable[int] | None, pao: int | None) -> str:
+    """``result_doc(r, deltas, pao)`` as JSON text, as ``json.dumps`` writes it."""
+    parts = ", ".join(map(_fu_text, r.fu_parts))
+    yaku = ", ".join(map(_yaku_text, r.yaku))
+    shown = "" if deltas is None else f'"deltas": [{", ".join(map(str, deltas))}], '
+    return (
+        f'{{"han": {r.han}, "fu": {r.fu}, "fu_parts": [{parts}], "yaku": [{yaku}], '
+        f'"dora": {r.dora}, "aka": {r.aka}, "ura": {r.ura}, '
+        f'"kita": {r.kita}, "yakuman": {r.yakuman}, '
+        f'"limit": "{r.limit.name.lower()}", "points": {r.total}, '
+        f'"payments": {_payments_text(r.payments)}, {shown}'
+        f'"pao_seat": {"null" if pao is None else pao}}}'
+    )
 
 
 def _yaku_entry(yaku: Yaku, han: int, yakuman: int = 0) -> Doc:
