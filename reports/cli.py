@@ -134,8 +134,8 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
 def cli() -> None:
     """Audit and review recorded Riichi Mahjong games.
 
-    mjaudit replays every hand of a Tenhou or mjai log through its own rules
-    engine, recomputes dora, yaku, fu and payments, and reports every place
+    mjaudit replays every hand of a Tenhou (XML or JSON), mjai or Mahjong Soul
+    log through its own rules engine, recomputes dora, yaku, fu and payments, and reports every place
     where the log and the rules disagree.
     """
 
@@ -822,8 +822,9 @@ class _GameProgress:
 @click.option("-o", "--output", "out", required=True, help="Output file (- for stdout).")
 @_max_input_option
 def convert(path: str, to: str, out: str, max_input_size: int) -> None:
-    """Write the game in PATH (Tenhou XML or JSON, or mjai; a file, - for stdin, or
-    an archive or database that holds one log) in another format.
+    """Write the game in PATH (Tenhou XML or JSON, mjai or a Mahjong Soul record; a
+    file, - for stdin, or an archive or database that holds one log) in another
+    format.
 
     Example: mjaudit convert game.xml --to mjai -o game.jsonl
     """
