@@ -40,6 +40,10 @@ COMPILED = [
     "analyzer/hands/yaku_situational.py",
     "analyzer/hands/yaku_yakuman.py",
     "parsers/tenhou_xml.py",
+    # score --batch: reading a case and writing its answer (analyzer/checks/cases.py,
+    # the export, stays out: it names the audit's classes only for the type checker).
+    "analyzer/checks/case_scoring.py",
+    "analyzer/checks/case_results.py",
 ]
 # The shared library that holds them all (``mjaudit_compiled__mypyc.*.so``).
 GROUP = "mjaudit_compiled"

@@ -135,8 +135,8 @@ def cli() -> None:
     """Audit and review recorded Riichi Mahjong games.
 
     mjaudit replays every hand of a Tenhou (XML or JSON), mjai or Mahjong Soul
-    log through its own rules engine, recomputes dora, yaku, fu and payments, and reports every place
-    where the log and the rules disagree.
+    log through its own rules engine, recomputes dora, yaku, fu and payments,
+    and reports every place where the log and the rules disagree.
     """
 
 

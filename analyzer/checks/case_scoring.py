@@ -17,7 +17,8 @@ from itertools import chain
 from operator import itemgetter
 
 from analyzer.checks.audit_wins import expected_pao, settle_record
-from analyzer.checks.cases import CASE_SCHEMA, SCORING_RULES, WINDS, result_doc, result_text
+from analyzer.checks.case_results import result_doc, result_text
+from analyzer.checks.cases import CASE_SCHEMA, SCORING_RULES, WINDS
 from analyzer.engine.state import WinRecord
 from analyzer.hands.points import with_ura_han
 from analyzer.hands.scoring import NotAWin, score

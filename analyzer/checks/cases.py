@@ -9,15 +9,14 @@ off the audit's own :class:`~analyzer.checks.audit_wins.WinCheck` records.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from analyzer.checks.audit_wins import WinCheck
+from analyzer.checks.case_results import result_doc, yaku_entry, yaku_name
 from mjaudit.events import Limit, WinClaims
 from mjaudit.findings import JsonValue
-from mjaudit.hands import FuPart, HandResult, Payments, YakuHan
 from mjaudit.melds import Meld
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import to_mpsz
@@ -33,7 +32,6 @@ __all__ = [
     "cases_of",
     "meld_doc",
     "result_doc",
-    "result_text",
     "rules_doc",
     "yaku_name",
 ]
@@ -41,6 +39,9 @@ __all__ = [
 CASE_SCHEMA = "mjaudit.cases/1"
 WINDS = "ESWN"
 Doc = dict[str, JsonValue]
+
+# result_doc and yaku_name are analyzer.checks.case_results' (a case's result needs
+# nothing of the audit); they are still importable from here.
 
 # The Ruleset fields that change what a win is worth or who pays what for it: a
 # case carries every one of them, so it scores the same under any reader.
@@ -70,11 +71,6 @@ SCORING_RULES: tuple[str, ...] = (
 _BONUS = {Yaku.DORA: "dora", Yaku.AKA_DORA: "aka", Yaku.URA_DORA: "ura"}
 
 
-def yaku_name(yaku: Yaku) -> str:
-    """The schema's name of a yaku: its romaji in snake case (``seat_wind_east``)."""
-    return yaku.name.lower()
-
-
 def rules_doc(rules: Ruleset) -> Doc:
     """The rules of a case: the ruleset's name and every field in SCORING_RULES."""
     doc: Doc = {"name": rules.name}
@@ -93,103 +89,6 @@ def meld_doc(meld: Meld) -> Doc:
         doc["from_seat"] = meld.from_seat
     if meld.added is not None:
         doc["added"] = str(meld.added)
-    return doc
-
-
-def _payments(p: Payments) -> Doc:
-    if p.discarder is not None:
-        return {"discarder": p.discarder}
-    out: Doc = {}
-    if p.dealer is not None:
-        out["dealer"] = p.dealer
-    if p.non_dealer is not None:
-        out["non_dealer"] = p.non_dealer
-    return out
-
-
-def result_doc(r: HandResult, deltas: Iterable[int] | None, pao: int | None) -> Doc:
-    """A result in the schema: the value of the hand explained, and what each seat pays.
-
-    ``payments`` are the hand's value by payer (no honba or sticks); ``deltas`` are
-    every seat's change with honba, sticks and liability (pao) settled.
-    """
-    doc: Doc = {
-        "han": r.han,
-        "fu": r.fu,
-        "fu_parts": [{"reason": p.reason, "fu": p.fu} for p in r.fu_parts],
-        "yaku": [_yaku_entry(y.yaku, y.han, y.yakuman) for y in r.yaku],
-        "dora": r.dora,
-        "aka": r.aka,
-        "ura": r.ura,
-        "kita": r.kita,
-        "yakuman": r.yakuman,
-        "limit": r.limit.name.lower(),
-        "points": r.total,
-        "payments": _payments(r.payments),
-    }
-    if deltas is not None:
-        doc["deltas"] = list(deltas)
-    doc["pao_seat"] = pao
-    return doc
-
-
-# -- the same result as JSON text -----------------------------------------------------
-#
-# ``score --batch`` writes a result per case; building its document and encoding it
-# cost more than scoring the hand. result_text writes the same text directly: what
-# json.dumps(result_doc(...), ensure_ascii=False) writes, byte for byte (a test holds
-# the two together over every case of the corpus). A yaku's entry and a fu part are
-# written once per distinct value and kept.
-
-_quote = json.encoder.encode_basestring  # a JSON string, non-ASCII kept, as dumps
-_ENTRY_LIMIT = 4096
-_yaku_texts: dict[YakuHan, str] = {}
-_fu_texts: dict[FuPart, str] = {}
-
-
-def _yaku_text(y: YakuHan) -> str:
-    text = _yaku_texts.get(y)
-    if text is None:
-        text = json.dumps(_yaku_entry(y.yaku, y.han, y.yakuman), ensure_ascii=False)
-        if len(_yaku_texts) < _ENTRY_LIMIT:
-            _yaku_texts[y] = text
-    return text
-
-
-def _fu_text(p: FuPart) -> str:
-    text = _fu_texts.get(p)
-    if text is None:
-        text = f'{{"reason": {_quote(p.reason)}, "fu": {p.fu}}}'
-        if len(_fu_texts) < _ENTRY_LIMIT:
-            _fu_texts[p] = text
-    return text
-
-
-def _payments_text(p: Payments) -> str:
-    if p.discarder is not None:
-        return f'{{"discarder": {p.discarder}}}'
-    return json.dumps(_payments(p))
-
-
-def result_text(r: HandResult, deltas: Iterable[int] | None, pao: int | None) -> str:
-    """``result_doc(r, deltas, pao)`` as JSON text, as ``json.dumps`` writes it."""
-    parts = ", ".join(map(_fu_text, r.fu_parts))
-    yaku = ", ".join(map(_yaku_text, r.yaku))
-    shown = "" if deltas is None else f'"deltas": [{", ".join(map(str, deltas))}], '
-    return (
-        f'{{"han": {r.han}, "fu": {r.fu}, "fu_parts": [{parts}], "yaku": [{yaku}], '
-        f'"dora": {r.dora}, "aka": {r.aka}, "ura": {r.ura}, '
-        f'"kita": {r.kita}, "yakuman": {r.yakuman}, '
-        f'"limit": "{r.limit.name.lower()}", "points": {r.total}, '
-        f'"payments": {_payments_text(r.payments)}, {shown}'
-        f'"pao_seat": {"null" if pao is None else pao}}}'
-    )
-
-
-def _yaku_entry(yaku: Yaku, han: int, yakuman: int = 0) -> Doc:
-    doc: Doc = {"name": yaku_name(yaku), "han": han}
-    if yakuman:
-        doc["yakuman"] = yakuman
     return doc
 
 
@@ -215,9 +114,9 @@ def recorded_doc(c: WinClaims, band: Limit | None = None) -> Doc:
             if y in _BONUS:
                 bonus[_BONUS[y]] += han
             else:
-                entries.append(_yaku_entry(y, han))
+                entries.append(yaku_entry(y, han))
         for y in c.yakuman or ():
-            entries.append(_yaku_entry(y, 13, 1))
+            entries.append(yaku_entry(y, 13, 1))
         doc["yaku"] = entries
         if c.yakuman is None:
             doc.update(bonus)
