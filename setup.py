@@ -44,6 +44,7 @@ COMPILED = [
     # the export, stays out: it names the audit's classes only for the type checker).
     "analyzer/checks/case_scoring.py",
     "analyzer/checks/case_results.py",
+    "mjaudit/tile_set.py",
 ]
 # The shared library that holds them all (``mjaudit_compiled__mypyc.*.so``).
 GROUP = "mjaudit_compiled"

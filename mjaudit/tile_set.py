@@ -1,0 +1,62 @@
+"""Whether a hand's tiles can be dealt at all: the tile set's own limits.
+
+Apart from :mod:`mjaudit.hands` (which still offers :func:`check_tile_set`) because it
+holds no class: the compiled build (setup.py) can take it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from mjaudit.melds import Meld, MeldKind
+from mjaudit.tiles import Tile, to_mpsz
+
+__all__ = ["check_tile_set"]
+
+
+def check_tile_set(
+    concealed: tuple[Tile, ...],
+    melds: Iterable[Meld],
+    indicators: Iterable[Tile] = (),
+    players: int = 4,
+    aka: bool = True,
+) -> None:
+    """Raise ValueError when no game can deal these tiles to one hand.
+
+    ``concealed`` holds the winning tile; the tiles of the melds and the indicators
+    shown are counted too. A set has four tiles of each kind, one of each five red
+    when the rules play with red fives (none otherwise), and in three-player games
+    no 2m..8m; a hand has 14 tiles, a kan counting as three, and at most four kans.
+    """
+    melds = tuple(melds)
+    every = (*concealed, *[t for m in melds for t in m.tiles], *indicators)
+    kinds = [t.kind for t in every]
+    counts = [0] * 34
+    for k in kinds:
+        counts[k] += 1
+    if max(counts) > 4:
+        kind = next(k for k, n in enumerate(counts) if n > 4)
+        raise ValueError(
+            f"{counts[kind]} tiles of {Tile(kind)} (hand, melds and indicators): there are four"
+        )
+    red = [t.suit for t in every if t.red]
+    if red:
+        for suit in "mps":
+            n = red.count(suit)
+            if n and not aka:
+                raise ValueError(f"a red 0{suit}, but these rules play without red fives")
+            if n > 1:
+                raise ValueError(f"{n} red fives 0{suit}: there is one")
+    if players == 3 and any(1 <= k <= 7 for k in kinds):
+        odd = next(t for t in every if 1 <= t.kind <= 7)
+        raise ValueError(f"{odd} in a three-player game, which has no 2m..8m")
+    kans = sum(1 for m in melds if m.kind.is_kan)
+    if kans > 4:
+        raise ValueError(f"{kans} kans: a hand has at most four")
+    sets = sum(1 for m in melds if m.kind is not MeldKind.KITA)
+    if len(concealed) + 3 * sets != 14:
+        shown = " ".join((to_mpsz(concealed), *map(str, melds)))
+        raise ValueError(
+            f"{shown}: {len(concealed)} concealed tiles and {sets} melds are not a hand of "
+            "14 tiles (a kan counts as three)"
+        )
