@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -12,8 +13,13 @@ import pytest
 import reports.cases
 import reports.cli
 from analyzer.checks.audit import audit_path
+from analyzer.checks.case_results import result_doc, result_text
 from analyzer.checks.case_scoring import CaseError, answer_line, score_case
+from analyzer.hands.scoring import score
 from mjaudit.events import Win
+from mjaudit.hands import Payments, WinContext
+from mjaudit.rules import preset
+from mjaudit.tiles import Tile, tiles
 from parsers import load
 from reports.cli import main
 from tests.conftest import CORPUS, SAMPLES
@@ -135,6 +141,17 @@ def test_an_answer_line_is_the_answer_as_json_writes_it() -> None:
     line, win = answer_line(case)
     assert not win and json.loads(line)["error"] == score_case(case)["error"]
     assert line == json.dumps(score_case(case), ensure_ascii=False) + "\n"
+
+
+@pytest.mark.parametrize(
+    "payments",
+    [Payments(8000), Payments(None, 4000, 2000), Payments(None, None, 4000), Payments()],
+)
+def test_payments_as_text_are_what_json_writes(payments: Payments) -> None:
+    """Ron, a non-dealer's tsumo, the dealer's tsumo, and nothing (never made)."""
+    hand = score(tiles("234m567p22345678s"), Tile("8s"), (), WinContext(True), preset("tenhou"))
+    result = replace(hand, payments=payments)
+    assert result_text(result, None, None) == json.dumps(result_doc(result, None, None))
 
 
 def _edit(answers: list[Case], index: int, edit: Any) -> str:

@@ -95,9 +95,12 @@ def _fu_text(p: FuPart) -> str:
 
 
 def _payments_text(p: Payments) -> str:
+    """_payments(p) as JSON text."""
     if p.discarder is not None:
         return f'{{"discarder": {p.discarder}}}'
-    return json.dumps(_payments(p))
+    dealer = "" if p.dealer is None else f'"dealer": {p.dealer}'
+    non_dealer = "" if p.non_dealer is None else f'"non_dealer": {p.non_dealer}'
+    return f"{{{dealer}{', ' if dealer and non_dealer else ''}{non_dealer}}}"
 
 
 def result_text(r: HandResult, deltas: Iterable[int] | None, pao: int | None) -> str:
