@@ -5,9 +5,11 @@
 Without CASES, the cases of the Tenhou corpus (../shared/corpus/tenhou-xml) are
 exported first. Both sides do the same work per case: decode its JSON line, score it
 and write an answer line (mjaudit through ``reports.cases.score_batch``, the package
-through the adapter of docs/examples/mahjong_adapter.py), R times each, interleaved,
-best pass kept. In-process passes are timed in CPU time (``time.process_time``), so
-that other processes sharing the machine do not count. ``--processes`` also times the
+through the adapter of docs/examples/mahjong_adapter.py), R times each, in alternating
+rounds; the best pass of each is kept, and the ratio of each round is given too
+(median and quartiles), which a busy machine disturbs less. In-process passes are
+timed in CPU time (``time.process_time``), so that other processes sharing the
+machine do not count. ``--processes`` also times the
 two commands end to end, start-up included (wall-clock time), and mjaudit's with a
 worker per CPU (``-j``; the package has no such mode). Then the same without
 the JSON lines (each case already decoded), whose cost is the same for both. Prints
@@ -20,6 +22,7 @@ import argparse
 import importlib.util
 import io
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -73,6 +76,32 @@ def _decoded(cases: list[Any], answer: Callable[[Any], object]) -> float:
     return time.process_time() - start
 
 
+def _rounds(
+    repeat: int, ours: Callable[[], float], theirs: Callable[[], float]
+) -> tuple[list[float], list[float]]:
+    """Each side timed ``repeat`` times, back to back in rounds, the order changing
+    each round (a busy machine then disturbs both alike)."""
+    a: list[float] = []
+    b: list[float] = []
+    for k in range(repeat):
+        if k % 2:
+            b.append(theirs())
+            a.append(ours())
+        else:
+            a.append(ours())
+            b.append(theirs())
+    return a, b
+
+
+def _by_round(ours: list[float], theirs: list[float]) -> str:
+    """The ratio of each round (their time over ours): median and quartiles."""
+    ratios = sorted(t / o for o, t in zip(ours, theirs, strict=True))
+    if len(ratios) < 4:
+        return f"round by round {', '.join(f'{r:.2f}' for r in ratios)}"
+    q1, median, q3 = statistics.quantiles(ratios, n=4)
+    return f"round by round median {median:.2f}x (quartiles {q1:.2f}-{q3:.2f})"
+
+
 def _command(argv: list[str]) -> float:
     start = time.perf_counter()
     subprocess.run(argv, check=False, stdout=subprocess.DEVNULL, cwd=ROOT)
@@ -98,25 +127,25 @@ def main() -> None:
     if not n:
         sys.exit(f"no cases in {path} (is the corpus at {CORPUS}?)")
     adapter = _adapter()
-    ours: list[float] = []
-    theirs: list[float] = []
-    for _ in range(args.repeat):
-        ours.append(_ours(path))
-        theirs.append(_theirs(path, adapter))
+    ours, theirs = _rounds(args.repeat, lambda: _ours(path), lambda: _theirs(path, adapter))
     a, b = n / min(ours), n / min(theirs)
     print(f"cases: {n}")
     print(f"mjaudit score --batch (in process, best of {args.repeat}): {a:8.0f} hands/s")
     print(f"mahjong + adapter     (in process, best of {args.repeat}): {b:8.0f} hands/s")
-    print(f"ratio mjaudit/mahjong: {a / b:.2f}x")
+    print(f"ratio mjaudit/mahjong: {a / b:.2f}x (bests); {_by_round(ours, theirs)}")
     # The same without the JSON lines, which cost both sides the same: each case
     # already decoded, read into the scorer's values, scored and made an answer.
     with open(path, encoding="utf-8") as stream:
         cases = [json.loads(line) for line in stream if line.strip()]
-    ours_d = min(_decoded(cases, score_case) for _ in range(args.repeat))
-    theirs_d = min(_decoded(cases, adapter.answer) for _ in range(args.repeat))
-    print(f"mjaudit, decoded cases: {n / ours_d:8.0f} hands/s")
-    print(f"mahjong, decoded cases: {n / theirs_d:8.0f} hands/s")
-    print(f"ratio mjaudit/mahjong (decoded cases): {theirs_d / ours_d:.2f}x")
+    ours_d, theirs_d = _rounds(
+        args.repeat, lambda: _decoded(cases, score_case), lambda: _decoded(cases, adapter.answer)
+    )
+    print(f"mjaudit, decoded cases: {n / min(ours_d):8.0f} hands/s")
+    print(f"mahjong, decoded cases: {n / min(theirs_d):8.0f} hands/s")
+    print(
+        f"ratio mjaudit/mahjong (decoded cases): {min(theirs_d) / min(ours_d):.2f}x (bests); "
+        f"{_by_round(ours_d, theirs_d)}"
+    )
     if args.processes:
         ours_cmd = [sys.executable, "-m", "mjaudit", "score", "--batch", path, "-j", "1"]
         theirs_cmd = [sys.executable, str(ADAPTER), path]
