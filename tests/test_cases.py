@@ -82,20 +82,28 @@ def test_a_case_per_win_and_its_answer_reproduces_it(
     assert [a["result"] for a in answers] == [c["expected"] for c in cases]
 
 
+def _situation(**fields: Any) -> Case:
+    """A case's situation: seat 1 (South) in East 1, dealer 0, no flag set, but for
+    ``fields``."""
+    flags = ("tsumo", "riichi", "double_riichi", "ippatsu", "rinshan", "chankan",
+             "haitei", "houtei", "tenhou", "chiihou", "renhou")  # fmt: skip
+    situation: Case = {"seat": 1, "from_seat": 1, "dealer": 0, "seat_wind": "S",
+                       "round_wind": "E", "dora_indicators": [], "ura_indicators": [],
+                       "honba": 0, "riichi_sticks": 0}  # fmt: skip
+    situation.update(dict.fromkeys(flags, False))
+    situation.update(fields)
+    return situation
+
+
 def test_a_case_scores_as_the_score_command_does(capsys: pytest.CaptureFixture[str]) -> None:
     case: Case = {
         "id": "pinfu-tanyao-riichi-ron",
         "rules": {"name": "tenhou", "players": 4},
         "hand": {"concealed": "234m567p22345678s", "win_tile": "8s", "melds": []},
-        "situation": {
-            "seat": 1, "from_seat": 2, "dealer": 0, "tsumo": False,
-            "seat_wind": "S", "round_wind": "E",
-            "riichi": True, "double_riichi": False, "ippatsu": False, "rinshan": False,
-            "chankan": False, "haitei": False, "houtei": False, "tenhou": False,
-            "chiihou": False, "renhou": False,
-            "dora_indicators": ["1m"], "ura_indicators": [], "honba": 2, "riichi_sticks": 1,
-        },
-    }  # fmt: skip
+        "situation": _situation(
+            seat=1, from_seat=2, riichi=True, dora_indicators=["1m"], honba=2, riichi_sticks=1
+        ),
+    }
     answer: Any = score_case(case)["result"]
     code, out, _ = _run(
         capsys, "score", "234m567p22345678s", "--win", "8s", "--ron", "--riichi",
@@ -121,14 +129,9 @@ def test_an_answer_line_is_the_answer_as_json_writes_it() -> None:
         "hand": {"concealed": "111m999p11s111z", "win_tile": "1z", "melds": [
             {"kind": "pon", "tiles": "777z", "called": "7z", "from_seat": 0},
         ]},
-        "situation": {
-            "seat": 1, "from_seat": 1, "dealer": 0, "tsumo": True,
-            "seat_wind": "S", "round_wind": "E",
-            "riichi": False, "double_riichi": False, "ippatsu": False, "rinshan": False,
-            "chankan": False, "haitei": False, "houtei": False, "tenhou": False,
-            "chiihou": False, "renhou": False,
-            "dora_indicators": ["7z"], "ura_indicators": [], "honba": 1, "riichi_sticks": 0,
-        },
+        "situation": _situation(
+            seat=1, from_seat=1, tsumo=True, dora_indicators=["7z"], honba=1
+        ),
     }  # fmt: skip
     for case_id in ("plain", 'a "quoted" id\\ with\ttabs', "東1局 \u2028 \x00 end"):
         case["id"] = case_id
