@@ -391,9 +391,9 @@ _dumps = json.JSONEncoder(ensure_ascii=False).encode
 def answer_line(doc: JsonValue) -> tuple[str, bool]:
     """The answer to one case as a line of JSON text, newline included, and whether
     the hand is a win: ``json.dumps(score_case(doc), ensure_ascii=False)``, written
-    without building the document (analyzer.checks.cases.result_text)."""
+    without building the document (analyzer.checks.case_results.result_text)."""
     case_id, result, deltas, pao = _scored(doc)
     if isinstance(result, NotAWin):
-        doc = {"id": case_id, "error": result.code, "message": result.message}
-        return _dumps(doc) + "\n", False
+        error = {"id": case_id, "error": result.code, "message": result.message}
+        return _dumps(error) + "\n", False
     return f'{{"id": {_quote(case_id)}, "result": {result_text(result, deltas, pao)}}}\n', True
