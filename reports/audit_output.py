@@ -12,6 +12,7 @@ from typing import IO
 
 from analyzer.checks.audit import FileAudit
 from mjaudit.findings import Finding, JsonValue
+from reports.safe_text import json_safe, printable, shown
 
 __all__ = [
     "AuditOutput",
@@ -34,26 +35,10 @@ _ATTR = str.maketrans(
 # characters other than tab, newline and return, lone surrogates (a file name's
 # undecodable bytes, kept by Python as U+DC80..U+DCFF) and U+FFFE, U+FFFF.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-# What UTF-8 output cannot hold: lone surrogates.
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _shown(m: re.Match[str]) -> str:
-    """A character XML or UTF-8 cannot hold, shown as Python would: ``\\x01``, ``\\xe9``."""
-    c = ord(m[0])
-    if 0xDC80 <= c <= 0xDCFF:  # an undecodable byte of a file name
-        return f"\\x{c - 0xDC00:02x}"
-    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
-
-
-def printable(text: str) -> str:
-    """``text`` with lone surrogates (undecodable bytes of a file name) written as
-    ``\\xNN``, so it can be printed as UTF-8."""
-    return _SURROGATE.sub(_shown, text)
 
 
 def _xml_chars(data: str) -> str:
-    return _NOT_XML.sub(_shown, data)
+    return _NOT_XML.sub(shown, data)
 
 
 def _escape(data: str) -> str:
@@ -156,8 +141,7 @@ def _nested(value: JsonValue, depth: int) -> str:
     byte of a file name) would make the text invalid UTF-8: it is written as its JSON
     escape, \\udcNN, which reads back as the same string; control characters are
     escaped by json itself."""
-    text = json.dumps(value, ensure_ascii=False, indent=1)
-    text = _SURROGATE.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+    text = json_safe(json.dumps(value, ensure_ascii=False, indent=1))
     return text.replace("\n", "\n" + " " * depth)
 
 

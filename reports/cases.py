@@ -24,6 +24,7 @@ from analyzer.checks.cases import CASE_SCHEMA, yaku_name
 from mjaudit.errors import MjauditError
 from mjaudit.findings import JsonValue
 from mjaudit.yaku import Yaku
+from reports.safe_text import json_safe, printable
 
 # The audit, the parsers and the containers are imported by export_cases alone:
 # score --batch and cases check start without them.
@@ -237,7 +238,7 @@ def export_cases(
             seen_ids[case_id] = n
             if n > 1:  # the same game read twice (a log and its conversion)
                 case["id"] = f"{case_id}#{n}"
-            out.write(json.dumps(case, ensure_ascii=False) + "\n")
+            out.write(json_safe(json.dumps(case, ensure_ascii=False)) + "\n")
             summary.cases += 1
     return summary
 
@@ -289,7 +290,7 @@ def score_lines(name: str, lines: Sequence[tuple[int, bytes]]) -> _Scored:
             not_wins += 1
         scored += 1
         answers.append(answer)
-    return _Scored("".join(answers), scored, not_wins, problems)
+    return _Scored(json_safe("".join(answers)), scored, not_wins, problems)
 
 
 def score_batch(name: str, out: IO[str], jobs: int = 1) -> BatchSummary:
@@ -452,7 +453,7 @@ def render_check_text(check: CheckResult, every: bool = False) -> str:
             lines.extend(f"  {_line(d)}" for d in group)
         else:
             lines.append(f"  e.g. {_line(example(group))}")
-    return "\n".join(lines)
+    return printable("\n".join(lines))
 
 
 def _doc(d: Disagreement) -> Doc:
@@ -480,7 +481,7 @@ def render_check_json(check: CheckResult) -> str:
         "kinds": kinds,
         "bad_lines": list(check.problems),
     }
-    return json.dumps(doc, ensure_ascii=False, indent=2)
+    return json_safe(json.dumps(doc, ensure_ascii=False, indent=2))
 
 
 # What XML text cannot hold at all (control characters, lone surrogates), written out.

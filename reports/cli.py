@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from mjaudit.errors import MjauditError
+from reports.safe_text import printable
 
 if TYPE_CHECKING:
     from analyzer.checks.audit import FileAudit
@@ -577,7 +578,7 @@ def replay_command(
             text = "\n".join(view.lines)
     except Exception as exc:
         _fail(failure(log.path, "replaying", exc))
-    click.echo(text)
+    click.echo(printable(text))
 
 
 def _fail(message: str) -> NoReturn:

@@ -111,7 +111,7 @@ def _write(path: Path, template: str, **context: object) -> None:
     :func:`_render`, without holding the whole page (a players page over thousands
     of games is tens of megabytes)."""
     pieces = _env().get_template(template).generate(_context(**context))
-    with path.open("w", encoding="utf-8") as f:
+    with path.open("w", encoding="utf-8", errors="backslashreplace") as f:
         f.writelines(without_blank_lines(pieces))
 
 
@@ -305,7 +305,7 @@ def write_report(
         except MjauditError as exc:
             return ReportResult((), (str(exc),), 0)
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(html, encoding="utf-8")
+        out.write_text(html, encoding="utf-8", errors="backslashreplace")
         if on_game is not None:
             on_game()
         return ReportResult((str(out),), (), 1, _worst(facts.findings))
@@ -414,7 +414,7 @@ def report_game(task: _Task) -> GameRows:
                 raise MjauditError(failure(name, "rendering", exc)) from None
     except MjauditError as exc:
         return GameRows(name, error=str(exc))
-    (Path(task.out) / task.page).write_text(html, encoding="utf-8")
+    (Path(task.out) / task.page).write_text(html, encoding="utf-8", errors="backslashreplace")
     return GameRows(name, task.page, seats, _worst(facts.findings))
 
 

@@ -650,6 +650,66 @@ def test_junit_and_json_are_well_formed_for_any_file_name(tmp_path: Path) -> Non
             assert "caf\\xe9.xml" in text
 
 
+def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": ""}
+    argv = [sys.executable, "-m", "mjaudit", *argv]
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, env=env, timeout=120)
+    assert b"Traceback" not in done.stderr, done.stderr.decode("utf-8", "replace")
+    done.stdout.decode("utf-8")  # strict: valid UTF-8
+    return done
+
+
+def test_every_command_writes_utf8_for_any_file_name_and_any_player_name(
+    tmp_path: Path,
+) -> None:
+    """A file name's undecodable bytes and a lone surrogate escaped in a JSON log
+    (both valid input) cannot be written as UTF-8: each command writes them out
+    instead of failing (report, cases export, score --batch, cases check, replay,
+    audit --store run twice; audit's own formats are the test above)."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / os.fsdecode(b"caf\xe9.xml")).write_bytes(CLEAN)
+    logged = _run(["convert", str(SAMPLES / "clean_game.xml"), "--to", "tenhou-json",
+                   "-o", "-"], REPO)  # fmt: skip
+    doc = json.loads(logged.stdout)
+    doc["name"][0] = "Aoi \ud800"
+    named = folder / "named.json"
+    named.write_text(json.dumps(doc), encoding="ascii")  # the surrogate as an escape
+    done = _run(["report", str(folder), "-o", str(tmp_path / "site")], REPO)
+    assert done.returncode == 0, done.stderr
+    for page in (tmp_path / "site").iterdir():
+        page.read_bytes().decode("utf-8")
+    cases_path = tmp_path / "cases.jsonl"
+    done = _run(["cases", "export", str(folder), "-o", str(cases_path)], REPO)
+    assert done.returncode == 0, done.stderr
+    cases = [json.loads(line) for line in cases_path.read_bytes().decode("utf-8").splitlines()]
+    paths = {c["source"]["path"] for c in cases}
+    assert os.fsencode(str(folder / os.fsdecode(b"caf\xe9.xml"))) in map(os.fsencode, paths)
+    # An id as odd as a case file may hold, answered and checked.
+    cases[0]["id"] = "odd \udcff id"
+    cases_path.write_text("".join(json.dumps(c) + "\n" for c in cases), encoding="ascii")
+    done = _run(["score", "--batch", str(cases_path)], REPO)
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
+    assert answers[0]["id"] == "odd \udcff id"
+    answers[0]["result"]["fu"] += 10
+    answers_path = tmp_path / "answers.jsonl"
+    answers_path.write_text("".join(json.dumps(a) + "\n" for a in answers), encoding="ascii")
+    for fmt, shown in (("text", "odd \\xff id"), ("json", "odd \\udcff id"), ("junit", "odd")):
+        done = _run(["cases", "check", str(cases_path), str(answers_path), "--all",
+                     "--format", fmt], REPO)  # fmt: skip
+        assert done.returncode == 1, done.stderr
+        assert shown in done.stdout.decode("utf-8")
+    done = _run(["replay", str(named), "--round", "E1-0"], REPO)
+    assert done.returncode == 0, done.stderr
+    assert "Aoi \\ud800" in done.stdout.decode("utf-8")
+    store = tmp_path / "store"
+    for _ in range(2):
+        done = _run(["audit", str(folder), "--store", str(store)], REPO)
+        assert done.returncode == 0, done.stderr
+    assert "skipped 2 already in the store" in done.stdout.decode("utf-8")
+
+
 # ---- the pool --------------------------------------------------------------------
 
 

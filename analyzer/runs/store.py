@@ -182,7 +182,7 @@ class Store:
             row = self._conn.execute(
                 "SELECT 1 FROM inputs WHERE key = ? AND audit_version = ? "
                 "AND status IN ('ok', 'known')",
-                (key, cat.AUDIT_VERSION),
+                (cat.storable(key), cat.AUDIT_VERSION),
             ).fetchone()
         return row is not None
 

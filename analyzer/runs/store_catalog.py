@@ -35,6 +35,7 @@ __all__ = [
     "known_content",
     "part_id",
     "register",
+    "storable",
 ]
 
 DB_NAME = "catalog.sqlite"
@@ -198,9 +199,19 @@ class InputRecord:
     rows: GameRows | None
 
 
+def storable(text: str) -> str:
+    """``text`` as SQLite can hold it: a lone surrogate (an undecodable byte of a file
+    name, kept by Python as U+DC80..U+DCFF) written as ``\\udcff``, as the part
+    files' CSV stage writes it (store_parts.CsvStage). The same name gives the same
+    text, so a re-run finds what it stored."""
+    return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def input_row(r: InputRecord, version: str) -> tuple[object, ...]:
     game = game_key(r.sha256) if r.sha256 and r.status in ("ok", "known") else None
-    return (r.key or f"!{r.name}", r.name, r.sha256, version, r.status, r.error, game)
+    key = storable(r.key or f"!{r.name}")
+    error = storable(r.error) if r.error is not None else None
+    return (key, storable(r.name), r.sha256, version, r.status, error, game)
 
 
 def part_id(games: Iterable[str]) -> str:

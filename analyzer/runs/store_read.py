@@ -236,7 +236,8 @@ def stored_audits(root: str | os.PathLike[str], keys: Collection[str]) -> list[F
     """
     from analyzer.checks.audit import FileAudit
 
-    wanted = {k: n for n, k in enumerate(dict.fromkeys(keys))}
+    # Keyed as the catalog holds them (a file name's undecodable bytes written out).
+    wanted = {k: n for n, k in enumerate(dict.fromkeys(map(cat.storable, keys)))}
     if not wanted:
         return []
     listed = ", ".join(sp.sql_str(k) for k in wanted)

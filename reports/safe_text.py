@@ -1,0 +1,41 @@
+"""Text that UTF-8 output can hold, whatever a log or a file name put in it.
+
+Python keeps a file name's undecodable bytes as lone surrogates (U+DC80..U+DCFF),
+and a JSON log may spell any lone surrogate as an escape (``"\\ud800"``). Neither can
+be written as UTF-8: every output shows them instead, as text (:func:`printable`:
+``\\xff`` for a file name's byte, as Python shows it) or as a JSON escape
+(:func:`json_safe`, which reads back as the same string).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["json_safe", "printable", "shown"]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def shown(m: re.Match[str]) -> str:
+    """A character XML or UTF-8 cannot hold, shown as Python would: ``\\x01``, ``\\xe9``."""
+    c = ord(m[0])
+    if 0xDC80 <= c <= 0xDCFF:  # an undecodable byte of a file name
+        return f"\\x{c - 0xDC00:02x}"
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with lone surrogates (undecodable bytes of a file name) written as
+    ``\\xNN``, so it can be printed as UTF-8."""
+    return text if text.isascii() else _SURROGATE.sub(shown, text)
+
+
+def _escaped(m: re.Match[str]) -> str:
+    return f"\\u{ord(m[0]):04x}"
+
+
+def json_safe(text: str) -> str:
+    """JSON text (as ``json.dumps(..., ensure_ascii=False)`` writes it) with each lone
+    surrogate written as its escape, ``\\udcff``: valid UTF-8 that reads back as the
+    same value (a surrogate can only stand inside a string)."""
+    return text if text.isascii() else _SURROGATE.sub(_escaped, text)
