@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice
-from typing import IO
+from typing import IO, Protocol
 
 from analyzer.checks.case_compare import KINDS, Comparison, Disagreement, compare_all, example
 from analyzer.checks.case_scoring import CaseError, answer_line
@@ -293,7 +293,13 @@ def score_lines(name: str, lines: Sequence[tuple[int, bytes]]) -> _Scored:
     return _Scored(json_safe("".join(answers)), scored, not_wins, problems)
 
 
-def score_batch(name: str, out: IO[str], jobs: int = 1) -> BatchSummary:
+class Writer(Protocol):
+    """Where answers go: a text stream, or anything with its ``write``."""
+
+    def write(self, text: str, /) -> object: ...
+
+
+def score_batch(name: str, out: Writer, jobs: int = 1) -> BatchSummary:
     """Score every case of file ``name`` (``-``: stdin), one answer line each, in the
     order of the file; ``jobs`` worker processes (0: one per CPU for a file of more than
     POOL_THRESHOLD chunks, else none)."""

@@ -324,6 +324,8 @@ class _Echo:
         """A piece of a longer output, with no line end of its own."""
         self(text, nl=False)
 
+    write = piece  # as a text stream: score --batch writes its answers here
+
 
 def _without_review(r: FileAudit) -> FileAudit:
     from dataclasses import replace
@@ -852,12 +854,13 @@ def _score_batch(cases: str, with_hand: bool, jobs: int) -> NoReturn:
             "--batch reads the hands from the cases: give no HAND, --win or --ron"
         )
     try:
-        summary = score_batch(cases, sys.stdout, jobs)
+        # A reader that goes away (| head) drops the rest; the exit code stays the
+        # cases' own (click would make it 1, which here means "not a win").
+        summary = score_batch(cases, _Echo(), jobs)
     except CasesInputError as exc:
         _fail(str(exc))
     for problem in summary.problems:
         _complain(problem)
-    sys.stdout.flush()
     sys.exit(EXIT_BAD_INPUT if summary.problems else EXIT_FINDINGS if summary.not_wins else EXIT_OK)
 
 

@@ -125,6 +125,25 @@ def test_a_reader_that_goes_away_ends_no_run_early_and_shows_no_traceback() -> N
     assert b"Traceback" not in err and b"Exception ignored" not in err, err[-2000:]
 
 
+def test_score_batch_keeps_its_exit_code_when_the_reader_goes_away(tmp_path: Path) -> None:
+    # ``mjaudit score --batch cases.jsonl | head -1``: click would exit 1 on the closed
+    # pipe, which score --batch uses for "a case is not a win"; the cases' own code
+    # stays (0: every case a win), with nothing on stderr.
+    cases = tmp_path / "cases.jsonl"
+    assert main(["cases", "export", str(corpus_file(CLEAN)), "-o", str(cases)]) == 0
+    many = tmp_path / "many.jsonl"
+    many.write_text(cases.read_text(encoding="utf-8") * 300, encoding="utf-8")
+    cmd = [sys.executable, "-m", "mjaudit", "score", "--batch", str(many), "-j", "1"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()  # more than a pipe's buffer is still to come
+    err = proc.stderr.read()
+    assert proc.wait(timeout=300) == 0
+    assert first.startswith(b'{"id": ')
+    assert err == b"", err[-2000:]
+
+
 def test_replay_says_where_a_broken_hand_stops(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
