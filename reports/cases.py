@@ -126,6 +126,22 @@ _OPS: dict[str, Callable[[int, int], bool]] = {
 
 # A yaku's label (``seat wind E``) to its schema name (``seat_wind_east``).
 _YAKU_BY_LABEL = {y.label: yaku_name(y) for y in Yaku}
+# The names a result's yaku list can hold (dora, red fives and ura are counted apart)
+# and its limits: a filter naming anything else would keep no case, so it is refused.
+_YAKU_NAMES = frozenset(
+    yaku_name(y) for y in Yaku if y not in (Yaku.DORA, Yaku.AKA_DORA, Yaku.URA_DORA)
+)
+_LIMIT_NAMES = ("none", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+
+
+def _unknown(what: str, name: str, known: Iterable[str]) -> str:
+    import difflib
+
+    near = difflib.get_close_matches(name, list(known), n=3)
+    hint = f" (did you mean {', '.join(near)}?)" if near else ""
+    if what == "yaku" and name in ("dora", "aka_dora", "ura_dora"):
+        hint = ": dora, red fives and ura are counted apart, not listed as yaku"
+    return f"no {what} is called {name!r}{hint}"
 
 
 def parse_filter(spec: str) -> CaseFilter:
@@ -147,11 +163,16 @@ def parse_filter(spec: str) -> CaseFilter:
         raise ValueError(f"--filter {spec!r}: {key} is compared with =")
     if key == "yaku":
         name = _YAKU_BY_LABEL.get(value, value.lower().replace(" ", "_"))
+        if name not in _YAKU_NAMES:
+            raise ValueError(f"--filter {spec!r}: {_unknown('yaku', name, _YAKU_NAMES)}")
         return lambda case: any(
             isinstance(y, dict) and y.get("name") == name for y in _list(_expected(case), "yaku")
         )
     if key == "limit":
-        return lambda case: _expected(case).get("limit") == value.lower()
+        limit = value.lower()
+        if limit not in _LIMIT_NAMES:
+            raise ValueError(f"--filter {spec!r}: {_unknown('limit', limit, _LIMIT_NAMES)}")
+        return lambda case: _expected(case).get("limit") == limit
     return lambda case: _object(case, "rules").get("name") == value
 
 

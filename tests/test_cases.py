@@ -335,6 +335,14 @@ def test_filters_and_dedupe(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     assert all(c["expected"]["han"] >= 2 for c in both)
     code, _, err = _run(capsys, "cases", "export", *sample, "-o", "-", "--filter", "fu=30")
     assert code == 2 and "--filter 'fu=30'" in err
+    # A name no result can hold would keep no case: refused, with what was meant.
+    for spec, said in (
+        ("yaku=riichii", "no yaku is called 'riichii' (did you mean riichi"),
+        ("yaku=dora", "dora, red fives and ura are counted apart"),
+        ("limit=mangann", "no limit is called 'mangann' (did you mean mangan"),
+    ):
+        code, _, err = _run(capsys, "cases", "export", *sample, "-o", "-", "--filter", spec)
+        assert code == 2 and said in err, (spec, err)
     # The same game read twice: its cases twice (ids kept apart), or once with --dedupe.
     kans = str(SAMPLES / "kans.xml")
     twice = _export(capsys, tmp_path / "t.jsonl", kans, kans)
