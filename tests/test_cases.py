@@ -146,6 +146,22 @@ def test_an_answer_line_is_the_answer_as_json_writes_it() -> None:
     assert line == json.dumps(score_case(case), ensure_ascii=False) + "\n"
 
 
+def test_a_hostile_hand_is_refused_and_not_kept() -> None:
+    """A group of digits no hand holds (here 100,000 1m) is a bad case, and the table
+    of groups read so far keeps none longer than a hand's (memory stays bounded)."""
+    import analyzer.checks.case_scoring as case_scoring
+
+    case: Case = {
+        "id": "huge",
+        "rules": {"name": "tenhou", "players": 4},
+        "hand": {"concealed": "1" * 100_000 + "m", "win_tile": "1m", "melds": []},
+        "situation": _situation(tsumo=True),
+    }
+    with pytest.raises(CaseError, match="100000 tiles of 1m"):
+        answer_line(case)
+    assert all(len(g) <= 15 for g in case_scoring._GROUP_TILES)
+
+
 @pytest.mark.parametrize(
     "payments",
     [Payments(8000), Payments(None, 4000, 2000), Payments(None, None, 4000), Payments()],

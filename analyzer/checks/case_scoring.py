@@ -124,9 +124,12 @@ _BY_TEXT: dict[str, Tile] = {
 _GROUPS = re.compile(r"[0-9]+[mpsz]")
 
 # The tiles of each group of digits and a suit met so far (``678p``): the groups of
-# the cases of a file repeat, their hands seldom do. Kept to a bounded size.
+# the cases of a file repeat, their hands seldom do. Kept to a bounded size: at most
+# _GROUP_LIMIT groups, each no longer than a hand's 14 tiles and its suit (a longer
+# one, which no valid case holds, is read each time and not kept).
 _GROUP_TILES: dict[str, tuple[Tile, ...]] = {}
 _GROUP_LIMIT = 4096
+_GROUP_LONGEST = 15
 
 
 def _group(text: str) -> tuple[Tile, ...] | None:
@@ -138,7 +141,7 @@ def _group(text: str) -> tuple[Tile, ...] | None:
             found = tuple([_BY_TEXT[d + suit] for d in text[:-1]])
         except KeyError:
             return None
-        if len(_GROUP_TILES) < _GROUP_LIMIT:
+        if len(text) <= _GROUP_LONGEST and len(_GROUP_TILES) < _GROUP_LIMIT:
             _GROUP_TILES[text] = found
     return found
 
