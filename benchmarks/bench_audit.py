@@ -32,7 +32,7 @@ import sys
 import time
 from pathlib import Path
 
-from peer_common import CORPUS, compile_project, logs_under
+from peer_common import CORPUS, compile_project, logs_under, spread
 
 
 def _time(cmd: list[str]) -> tuple[float, float, int]:
@@ -131,11 +131,9 @@ def main() -> int:
         "(below 1 means mjaudit is faster)"
     )
     if len(ratios) >= 2:
-        q1, median, q3 = statistics.quantiles(ratios, n=4)
-        print(f"cpu ratio round by round: median {median:.2f} (quartiles {q1:.2f}-{q3:.2f})")
+        print(f"cpu ratio round by round: {spread(ratios)}")
     if len(pure_peer) >= 2:
-        q1, median, q3 = statistics.quantiles(pure_peer, n=4)
-        print(f"pure sources/jansou: median {median:.2f} (quartiles {q1:.2f}-{q3:.2f})")
+        print(f"pure sources/jansou: {spread(pure_peer)}")
     return 0
 
 

@@ -22,7 +22,6 @@ import argparse
 import importlib.util
 import io
 import json
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -34,7 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from peer_common import CORPUS, ROOT, compile_project
+from peer_common import CORPUS, ROOT, compile_project, spread
 
 from analyzer.checks.case_scoring import score_case
 from analyzer.runs.pool import available_cpus
@@ -98,8 +97,7 @@ def _by_round(ours: list[float], theirs: list[float]) -> str:
     ratios = sorted(t / o for o, t in zip(ours, theirs, strict=True))
     if len(ratios) < 4:
         return f"round by round {', '.join(f'{r:.2f}' for r in ratios)}"
-    q1, median, q3 = statistics.quantiles(ratios, n=4)
-    return f"round by round median {median:.2f}x (quartiles {q1:.2f}-{q3:.2f})"
+    return f"round by round {spread(ratios, 'x')}"
 
 
 def _command(argv: list[str]) -> float:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import compileall
+import statistics
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,3 +23,9 @@ def compile_project() -> None:
 def logs_under(path: str) -> list[str]:
     """The mjlog files under ``path``, as both tools are given them."""
     return sorted(str(p) for p in Path(path).rglob("*.xml"))
+
+
+def spread(ratios: list[float], unit: str = "") -> str:
+    """``median M (quartiles Q1-Q3)`` of the ratios of the rounds of a run."""
+    q1, median, q3 = statistics.quantiles(ratios, n=4)
+    return f"median {median:.2f}{unit} (quartiles {q1:.2f}-{q3:.2f})"

@@ -22,6 +22,7 @@ from analyzer.checks.case_compare import KINDS, Comparison, Disagreement, compar
 from analyzer.checks.case_scoring import CaseError, answer_line
 from analyzer.checks.cases import CASE_SCHEMA, yaku_name
 from mjaudit.errors import MjauditError
+from mjaudit.events import Limit
 from mjaudit.findings import JsonValue
 from mjaudit.yaku import Yaku
 from reports.safe_text import json_safe, printable
@@ -131,7 +132,7 @@ _YAKU_BY_LABEL = {y.label: yaku_name(y) for y in Yaku}
 _YAKU_NAMES = frozenset(
     yaku_name(y) for y in Yaku if y not in (Yaku.DORA, Yaku.AKA_DORA, Yaku.URA_DORA)
 )
-_LIMIT_NAMES = ("none", "mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+_LIMIT_NAMES = frozenset(limit.name.lower() for limit in Limit)
 
 
 def _unknown(what: str, name: str, known: Iterable[str]) -> str:
@@ -139,8 +140,6 @@ def _unknown(what: str, name: str, known: Iterable[str]) -> str:
 
     near = difflib.get_close_matches(name, list(known), n=3)
     hint = f" (did you mean {', '.join(near)}?)" if near else ""
-    if what == "yaku" and name in ("dora", "aka_dora", "ura_dora"):
-        hint = ": dora, red fives and ura are counted apart, not listed as yaku"
     return f"no {what} is called {name!r}{hint}"
 
 
@@ -163,6 +162,11 @@ def parse_filter(spec: str) -> CaseFilter:
         raise ValueError(f"--filter {spec!r}: {key} is compared with =")
     if key == "yaku":
         name = _YAKU_BY_LABEL.get(value, value.lower().replace(" ", "_"))
+        if name in ("dora", "aka_dora", "ura_dora"):
+            raise ValueError(
+                f"--filter {spec!r}: no yaku is called {name!r}: dora, red fives and ura "
+                "are counted apart, not listed as yaku"
+            )
         if name not in _YAKU_NAMES:
             raise ValueError(f"--filter {spec!r}: {_unknown('yaku', name, _YAKU_NAMES)}")
         return lambda case: any(

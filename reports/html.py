@@ -106,12 +106,21 @@ def _render(template: str, **context: object) -> str:
     return re.sub(r"\n\s*\n+", "\n", html)
 
 
+# A page is UTF-8; what it cannot hold (a lone surrogate: a file name's undecodable
+# byte, or one escaped in a JSON log's player name) is written out as ``\udce9``.
+_UNWRITABLE = "backslashreplace"
+
+
+def _write_page(path: Path, html: str) -> None:
+    path.write_text(html, encoding="utf-8", errors=_UNWRITABLE)
+
+
 def _write(path: Path, template: str, **context: object) -> None:
     """Render a page straight into ``path``, piece by piece: the same text as
     :func:`_render`, without holding the whole page (a players page over thousands
     of games is tens of megabytes)."""
     pieces = _env().get_template(template).generate(_context(**context))
-    with path.open("w", encoding="utf-8", errors="backslashreplace") as f:
+    with path.open("w", encoding="utf-8", errors=_UNWRITABLE) as f:
         f.writelines(without_blank_lines(pieces))
 
 
@@ -305,7 +314,7 @@ def write_report(
         except MjauditError as exc:
             return ReportResult((), (str(exc),), 0)
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(html, encoding="utf-8", errors="backslashreplace")
+        _write_page(out, html)
         if on_game is not None:
             on_game()
         return ReportResult((str(out),), (), 1, _worst(facts.findings))
@@ -414,7 +423,7 @@ def report_game(task: _Task) -> GameRows:
                 raise MjauditError(failure(name, "rendering", exc)) from None
     except MjauditError as exc:
         return GameRows(name, error=str(exc))
-    (Path(task.out) / task.page).write_text(html, encoding="utf-8", errors="backslashreplace")
+    _write_page(Path(task.out) / task.page, html)
     return GameRows(name, task.page, seats, _worst(facts.findings))
 
 

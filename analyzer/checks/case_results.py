@@ -15,7 +15,7 @@ from mjaudit.findings import JsonValue
 from mjaudit.hands import FuPart, HandResult, Payments, YakuHan
 from mjaudit.yaku import Yaku
 
-__all__ = ["result_doc", "result_text", "yaku_entry", "yaku_name"]
+__all__ = ["answer_text", "result_doc", "result_text", "yaku_entry", "yaku_name"]
 
 Doc = dict[str, JsonValue]
 
@@ -116,6 +116,11 @@ def result_text(r: HandResult, deltas: Iterable[int] | None, pao: int | None) ->
         f'"payments": {_payments_text(r.payments)}, {shown}'
         f'"pao_seat": {"null" if pao is None else pao}}}'
     )
+
+
+def answer_text(case_id: str, r: HandResult, deltas: Iterable[int], pao: int | None) -> str:
+    """An answer ``{"id", "result"}`` as JSON text, as ``json.dumps`` writes it."""
+    return f'{{"id": {_quote(case_id)}, "result": {result_text(r, deltas, pao)}}}'
 
 
 def yaku_entry(yaku: Yaku, han: int, yakuman: int = 0) -> Doc:

@@ -17,7 +17,7 @@ from itertools import chain
 from operator import itemgetter
 
 from analyzer.checks.audit_wins import expected_pao, settle_record
-from analyzer.checks.case_results import result_doc, result_text
+from analyzer.checks.case_results import answer_text, result_doc
 from analyzer.checks.cases import CASE_SCHEMA, SCORING_RULES, WINDS
 from analyzer.engine.state import WinRecord
 from analyzer.hands.points import with_ura_han
@@ -387,16 +387,15 @@ def score_case(doc: JsonValue) -> Doc:
     return {"id": case_id, "result": result_doc(result, deltas, pao)}
 
 
-_quote = json.encoder.encode_basestring  # a JSON string, non-ASCII kept, as dumps
 _dumps = json.JSONEncoder(ensure_ascii=False).encode
 
 
 def answer_line(doc: JsonValue) -> tuple[str, bool]:
     """The answer to one case as a line of JSON text, newline included, and whether
     the hand is a win: ``json.dumps(score_case(doc), ensure_ascii=False)``, written
-    without building the document (analyzer.checks.case_results.result_text)."""
+    without building the document (analyzer.checks.case_results.answer_text)."""
     case_id, result, deltas, pao = _scored(doc)
     if isinstance(result, NotAWin):
         error = {"id": case_id, "error": result.code, "message": result.message}
         return _dumps(error) + "\n", False
-    return f'{{"id": {_quote(case_id)}, "result": {result_text(result, deltas, pao)}}}\n', True
+    return answer_text(case_id, result, deltas, pao) + "\n", True
