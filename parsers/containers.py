@@ -19,17 +19,23 @@ becomes a locator with an ``error``, which reads as that error; reading a member
 turns every failure (an encrypted or unsupported zip member, a broken stream,
 running out of memory) into a :class:`LogFormatError` naming it. Two members or
 rows with one name get distinct names: ``a.zip!x.mjlog``, then ``a.zip!x.mjlog (2)``.
+
+What a command writes is not its input: the files and folders given to
+:func:`iter_locators` as ``leave_out`` (a store, a cases file, an output redirected
+into the folder being read; :func:`file_ids`) are not listed when a folder is walked,
+nor is any results store found below a folder (a folder holding :data:`STORE_MARKS`).
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 import sys
 import tarfile
 import zipfile
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -49,12 +55,15 @@ from parsers.sources import (
 
 __all__ = [
     "DEFAULT_MAX_INPUT",
+    "STORE_MARKS",
+    "FileId",
     "Locator",
     "Selection",
     "UnreadableInput",
     "container_kind",
     "decompress",
     "failure",
+    "file_ids",
     "iter_locators",
     "load_single",
     "read_locator",
@@ -64,6 +73,11 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 _TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz")
 _LOG_SUFFIXES = (".xml", ".mjlog", ".json", ".jsonl", ".mjson")
 _CONTAINER_SUFFIXES = (".zip", ".db", ".sqlite", ".sqlite3", *_TAR_SUFFIXES)
+
+#: The files that make a folder a results store (``audit --store``: its catalog and
+#: its writer's lock, analyzer.runs.store_catalog and store_guard): walked into, such
+#: a folder is passed over, as its files are no logs.
+STORE_MARKS = frozenset({"catalog.sqlite", "writer.lock"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +183,32 @@ class _CallerFailed(BaseException):
 
 Want = Callable[[Locator], bool]
 
+#: A file or folder as the system knows it: (device, inode), whatever its name.
+FileId = tuple[int, int]
+
+
+def file_ids(paths: Iterable[str | None] = (), streams: Iterable[object] = ()) -> frozenset[FileId]:
+    """What a command writes, to leave out of the folders it reads: each of ``paths``
+    that exists (a file or a folder; None and ``-`` are none) and each of ``streams``
+    that is open on a regular file (stdout redirected to a file, say)."""
+    ids: set[FileId] = set()
+    for path in paths:
+        if path is None or path == "-":
+            continue
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            continue
+        ids.add((st.st_dev, st.st_ino))
+    for stream in streams:
+        try:
+            st = os.fstat(stream.fileno())  # type: ignore[attr-defined]
+        except (AttributeError, OSError, ValueError):  # no file behind it (a test's buffer)
+            continue
+        if stat.S_ISREG(st.st_mode):
+            ids.add((st.st_dev, st.st_ino))
+    return frozenset(ids)
+
 
 def _guarded(want: Want | None) -> Want | None:
     if want is None:
@@ -188,18 +228,21 @@ def iter_locators(
     selection: Selection = Selection(),
     want: Want | None = None,
     max_size: int = DEFAULT_MAX_INPUT,
+    leave_out: Collection[FileId] = frozenset(),
 ) -> Iterator[Locator]:
     """Every log under ``paths``, lazily, in a stable order.
 
     ``want`` sees each locator before its data is read (a store's "already
     audited?" check, or a shard filter); tar members it refuses are not read.
     An input that cannot be enumerated gives one locator with an ``error``; the
-    other paths go on.
+    other paths go on. Files and folders in ``leave_out`` (:func:`file_ids`: what
+    the command itself writes) are passed over where a folder is walked; a path
+    named in ``paths`` is read whatever it is.
     """
     ask = _guarded(want)
     for raw in paths:
         try:
-            yield from _one_path(raw, selection, ask, max_size)
+            yield from _one_path(raw, selection, ask, max_size, leave_out)
         except _CallerFailed as exc:
             raise exc.original from None
         except Exception as exc:  # a bug, or memory: this path only
@@ -207,7 +250,11 @@ def iter_locators(
 
 
 def _one_path(
-    raw: str, selection: Selection, want: Want | None, max_size: int
+    raw: str,
+    selection: Selection,
+    want: Want | None,
+    max_size: int,
+    leave_out: Collection[FileId] = frozenset(),
 ) -> Iterator[Locator]:
     if raw == "-":
         loc = Locator("stdin", "-")
@@ -220,18 +267,23 @@ def _one_path(
             yield replace(loc, data=data)
         return
     if os.path.isdir(raw):
-        for f in _walk(Path(raw), set()):
+        for f in _walk(Path(raw), set(), leave_out, named=True):
             yield from _expand(f, selection, want, explicit=False, max_size=max_size)
     else:
         yield from _expand(raw, selection, want, explicit=True, max_size=max_size)
 
 
-def _walk(top: Path, seen: set[tuple[int, int]]) -> Iterator[str]:
+def _walk(
+    top: Path, seen: set[FileId], leave_out: Collection[FileId] = frozenset(), named: bool = False
+) -> Iterator[str]:
     """Files below ``top`` that are logs or containers, depth first, sorted per folder.
 
     Folders are entered once each (a symbolic link back up is not followed again).
     Anything with a log's name is listed, even if it is not a regular file: it is
-    then refused by :func:`_expand`, by its type, without being opened.
+    then refused by :func:`_expand`, by its type, without being opened. Files and
+    folders in ``leave_out`` are not listed or entered, nor a results store below the
+    folder ``named`` on the command line (that one is read: its catalog then says
+    what it is).
     """
     try:
         st = top.stat()
@@ -241,15 +293,31 @@ def _walk(top: Path, seen: set[tuple[int, int]]) -> Iterator[str]:
         entries = sorted(os.scandir(top), key=lambda e: e.name)
     except OSError:
         return
+    if not named and {e.name for e in entries} >= STORE_MARKS:
+        return
     for e in entries:
+        if leave_out and _left_out(e, leave_out):
+            continue
         try:
             is_dir = e.is_dir(follow_symlinks=True)
         except OSError:
             is_dir = False
         if is_dir:
-            yield from _walk(Path(e.path), seen)
+            yield from _walk(Path(e.path), seen, leave_out)
         elif _has_log_name(e.name) or _is_container_name(e.name) or _is_record_text(e):
             yield e.path
+
+
+def _left_out(entry: os.DirEntry[str], leave_out: Collection[FileId]) -> bool:
+    """Whether ``entry`` (or what its link points to) is one of ``leave_out``. The
+    inode comes with the folder's listing: only a match, or a link, costs a stat."""
+    try:
+        if not entry.is_symlink() and all(entry.inode() != ino for _, ino in leave_out):
+            return False
+        st = entry.stat()
+    except OSError:
+        return False
+    return (st.st_dev, st.st_ino) in leave_out
 
 
 def _is_record_text(entry: os.DirEntry[str]) -> bool:
@@ -459,6 +527,9 @@ def _db_layout(conn: sqlite3.Connection, selection: Selection) -> _DbLayout:
         "SELECT type, sql FROM sqlite_master WHERE name = 'logs' COLLATE NOCASE"
     ).fetchone()
     if row is None:
+        tables = {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master")}
+        if {"inputs", "contents", "parts", "runs"} <= tables:
+            raise ValueError("a results store's catalog (audit --store), not a database of logs")
         raise ValueError("no logs table")
     kind, sql = str(row[0]), str(row[1] or "").upper()
     # A view may be endless (a recursive one never ends): only a real table is read.

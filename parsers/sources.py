@@ -292,6 +292,9 @@ def _load_json(data: bytes, path: str) -> GameLog:
         event = json.loads(first)
     except (ValueError, UnicodeDecodeError, RecursionError):
         event = None  # a pretty-printed document (Tenhou JSON), or its parser words the error
+    own = _own_output(data, event)
+    if own is not None:
+        raise LogFormatError(path, "line 1", f"not a game log: {own}")
     if isinstance(event, dict) and "type" in event and "log" not in event:
         from parsers.mjai import parse_mjai
 
@@ -299,6 +302,43 @@ def _load_json(data: bytes, path: str) -> GameLog:
     from parsers.tenhou_json import parse_tenhou_json
 
     return parse_tenhou_json(data, path)
+
+
+# What mjaudit itself writes as JSON starts with its schema (docs/cases.md, the audit's
+# JSON): such a file found among logs (a cases file kept beside the games) is named
+# for what it is rather than read as a game and refused for a missing key.
+_OWN_SCHEMA = re.compile(
+    rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"schema"\s*:\s*"(mjaudit\.[a-z_-]{1,40}/[0-9]{1,4})"'
+)
+_OWN_KINDS = {
+    "cases": "conformance cases, for score --batch or cases check",
+    "audit": "an audit's JSON output",
+    "cases-check": "the JSON output of cases check",
+}
+
+
+def _own_output(data: bytes, first: object) -> str | None:
+    """What a file of mjaudit's own output is, in words; None for anything else.
+
+    ``first`` is the file's first line as JSON (None where it is not JSON). An
+    answers file (``score --batch``'s, or another scorer's: docs/cases.md) has no
+    schema: its lines are objects with an ``id`` and a ``result``, or an ``error``
+    and its ``message``, and none of an mjai event's ``type`` or a game's ``log``.
+    """
+    found = _OWN_SCHEMA.match(data[:256])
+    if found is not None:
+        schema = found.group(1).decode("ascii")
+        kind = _OWN_KINDS.get(schema[len("mjaudit.") :].split("/")[0])
+        return f"mjaudit's output ({schema}{': ' + kind if kind else ''})"
+    if (
+        isinstance(first, dict)
+        and isinstance(first.get("id"), str)
+        and "type" not in first
+        and "log" not in first
+        and (isinstance(first.get("result"), dict) or ("error" in first and "message" in first))
+    ):
+        return "a scorer's answers to conformance cases, for cases check"
+    return None
 
 
 # The keys that start a Mahjong Soul record (its ``head``, ``meta``, ``actions`` or

@@ -223,13 +223,14 @@ def export_cases(
     from analyzer.checks.audit import audit_log, resolve_rules
     from analyzer.checks.cases import cases_of
     from mjaudit.events import Win
-    from parsers.containers import failure, iter_locators, read_locator
+    from parsers.containers import failure, file_ids, iter_locators, read_locator
     from parsers.sources import load_bytes
 
     summary = ExportSummary()
     seen_situations: set[str] = set()
     seen_ids: dict[str, int] = {}
-    for loc in iter_locators(paths, max_size=max_input_size):
+    # The cases file may sit in a folder it reads: it is not one of its inputs.
+    for loc in iter_locators(paths, max_size=max_input_size, leave_out=file_ids(streams=[out])):
         if loc.error:
             summary.failed.append(loc.error)
             continue

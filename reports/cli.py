@@ -154,7 +154,7 @@ def _audit_files(
     skipped and their stored audits are handed on after the new ones."""
     from analyzer.runs.batch import BatchOptions, RunSummary, Shard, audit_many
     from analyzer.runs.store_catalog import StoreError
-    from parsers.containers import Selection
+    from parsers.containers import Selection, file_ids
 
     # Only --executor dask can raise DaskUnavailable; other runs need not import it.
     unavailable: tuple[type[Exception], ...] = ()
@@ -179,6 +179,7 @@ def _audit_files(
             paths, opts, jobs=jobs, batch_size=scale["batch"], shard=shard, store=scale["store"],
             executor=scale["executor"], scheduler=scale["scheduler"], progress=scale["progress"],
             summary=summary, lock_wait=scale["lock_wait"],
+            leave_out=file_ids(streams=(sys.stdout, sys.stderr)),
         ):  # fmt: skip
             if o.audit is not None:
                 each(o.audit)

@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from itertools import chain, islice
@@ -41,9 +41,11 @@ from mjaudit.findings import JsonValue
 from mjaudit.rules import RulesError
 from parsers.containers import (
     DEFAULT_MAX_INPUT,
+    FileId,
     Locator,
     Selection,
     failure,
+    file_ids,
     iter_locators,
     read_locator,
 )
@@ -567,6 +569,7 @@ def audit_many(
     progress: bool | None = None,
     summary: RunSummary | None = None,
     lock_wait: float | None = None,
+    leave_out: Collection[FileId] = frozenset(),
 ) -> Iterator[Outcome]:
     """Audit every log under ``paths``; outcomes come in input order.
 
@@ -577,6 +580,8 @@ def audit_many(
     ``dask`` a Dask cluster at ``scheduler`` (an address, a scheduler file, or
     ``local`` for a LocalCluster of ``jobs`` workers). ``lock_wait`` bounds the wait
     for another writer's lock on the store (``analyzer.runs.store_guard``).
+    Folders are walked without the store's own folder, nor what is in ``leave_out``
+    (``parsers.containers.file_ids``: the command's output, when it is a file).
     """
     if jobs == 0 and (executor == "dask" or make_executor is not None):
         jobs = available_cpus()
@@ -587,7 +592,7 @@ def audit_many(
             yield from audit_many(
                 paths, opts, jobs=threads, batch_size=batch_size, shard=shard, store=store,
                 make_executor=make, window=window, progress=progress, summary=summary,
-                lock_wait=lock_wait,
+                lock_wait=lock_wait, leave_out=leave_out,
             )  # fmt: skip
         return
     summary = summary if summary is not None else RunSummary()
@@ -597,6 +602,8 @@ def audit_many(
         from analyzer.runs.store import Store
 
         writer = Store(store) if lock_wait is None else Store(store, lock_wait=lock_wait)
+        # Made by now: a store kept in the folder it audits is not one of its inputs.
+        leave_out = file_ids([store]) | set(leave_out)
 
     def want(loc: Locator) -> bool:
         if shard is not None and not shard.holds(loc):
@@ -608,7 +615,7 @@ def audit_many(
         return True
 
     batches: Iterator[list[Locator]] = _chunks(
-        iter_locators(paths, opts.selection, want, opts.max_input_size), batch_size
+        iter_locators(paths, opts.selection, want, opts.max_input_size, leave_out), batch_size
     )
     if jobs == 0:
         # Automatic: a pool of one worker per CPU, but only when there is more than

@@ -1,0 +1,174 @@
+"""What a command writes is not an input: a store, a cases file or an output redirected
+into the folder being read is left out of that folder's logs, and a file of mjaudit's
+own output read later as a log is named for what it is."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mjaudit.errors import LogFormatError
+from parsers import load_bytes
+from reports.cli import main
+from tests.conftest import corpus_file
+
+CLEAN = "2010112714gm-00a9-0000-d497e395.xml"
+
+
+def _folder(tmp_path: Path) -> Path:
+    games = tmp_path / "games"
+    games.mkdir()
+    shutil.copy(corpus_file(CLEAN), games / CLEAN)
+    return games
+
+
+def test_a_store_inside_the_folder_it_audits_is_not_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games = _folder(tmp_path)
+    store = games / "results"
+    assert main(["audit", "--store", str(store), str(games)]) == 0
+    first = capsys.readouterr()
+    assert "0 unreadable" in first.out and "catalog" not in first.err
+    assert "audited 1 inputs" in first.out
+    # The re-run finds the game in the store, and the store is still not an input.
+    assert main(["audit", "--store", str(store), str(games)]) == 0
+    second = capsys.readouterr()
+    assert "catalog" not in second.err and "skipped 1 already in the store" in second.out
+
+
+def test_cases_export_into_the_folder_it_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games = _folder(tmp_path)
+    out = games / "cases.jsonl"
+    for _ in range(2):  # the second run finds the first run's file where it writes
+        assert main(["cases", "export", str(games), "-o", str(out)]) == 0
+        err = capsys.readouterr().err
+        assert "from 1 games" in err and "mjaudit:" not in err
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines and all(json.loads(line)["schema"].startswith("mjaudit.cases/") for line in lines)
+
+
+def test_output_redirected_into_the_folder_it_audits(tmp_path: Path) -> None:
+    games = _folder(tmp_path)
+    target = games / "audit.json"
+    for _ in range(2):
+        with open(target, "w", encoding="utf-8") as stdout:
+            done = subprocess.run(
+                [sys.executable, "-m", "mjaudit", "audit", "--format", "json", str(games)],
+                stdout=stdout,
+                stderr=subprocess.PIPE,
+                text=True,
+                check=False,
+            )
+        assert done.returncode == 0, done.stderr
+        doc = json.loads(target.read_text(encoding="utf-8"))
+        assert doc["totals"]["games"] == 1 and doc["totals"]["unreadable"] == 0
+
+
+def test_own_outputs_read_as_logs_are_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games = _folder(tmp_path)
+    cases = tmp_path / "cases.jsonl"
+    assert main(["cases", "export", str(games), "-o", str(cases)]) == 0
+    answers = tmp_path / "answers.jsonl"
+    with open(answers, "w", encoding="utf-8") as stream:
+        stream.write(json.dumps({"id": "x/E1-0/0", "result": {"han": 1}}) + "\n")
+    assert main(["audit", "--format", "json", str(games)]) == 0
+    audit_json = tmp_path / "audit.json"
+    audit_json.write_text(capsys.readouterr().out, encoding="utf-8")
+    for name in ("cases.jsonl", "answers.jsonl", "audit.json"):
+        shutil.copy(tmp_path / name, games / name)
+    assert main(["audit", str(games)]) == 2
+    err = capsys.readouterr().err
+    errors = sorted(line for line in err.splitlines() if line.startswith("mjaudit: "))
+    assert len(errors) == 3, err
+    answers_error, audit_error, cases_error = errors
+    assert "answers.jsonl (line 1): not a game log: a scorer's answers" in answers_error
+    assert (
+        "audit.json (line 1): not a game log: mjaudit's output (mjaudit.audit/1: an audit"
+        in audit_error
+    )
+    assert "cases.jsonl (line 1): not a game log: mjaudit's output (mjaudit.cases/" in cases_error
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"schema": "mjaudit.cases/2", "id": "a"}\n',
+        '{\n "schema": "mjaudit.audit/1",\n "totals": {}\n}\n',
+        '{"id": "a", "error": "no-yaku-win", "message": "no yaku"}\n',
+        '{"id": "a", "result": {}}\n',
+    ],
+)
+def test_own_output_documents_are_refused_by_name(text: str) -> None:
+    with pytest.raises(LogFormatError, match="not a game log") as caught:
+        load_bytes(text.encode(), "x.json")
+    assert "line 1" in str(caught.value)
+
+
+def test_a_log_that_merely_has_such_keys_is_still_read() -> None:
+    """An mjai event or a Tenhou JSON game is read as one, whatever else it holds."""
+    with pytest.raises(LogFormatError) as caught:
+        load_bytes(b'{"type": "start_game", "id": 0, "result": 1}\n', "x.mjson")
+    assert "not a game log" not in str(caught.value)
+    with pytest.raises(LogFormatError) as caught:
+        load_bytes(b'{"schema": "other/1", "log": []}', "x.json")
+    assert "not a game log" not in str(caught.value)
+
+
+def test_a_store_below_a_folder_is_passed_over_by_every_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games = _folder(tmp_path)
+    store = games / "results"
+    assert main(["audit", "--store", str(store), str(games)]) == 0
+    capsys.readouterr()
+    assert main(["audit", str(games)]) == 0
+    assert main(["cases", "export", str(games), "-o", str(tmp_path / "c.jsonl")]) == 0
+    assert main(["report", str(games), "-o", str(tmp_path / "site")]) == 0
+    assert "mjaudit:" not in capsys.readouterr().err
+    # Named on the command line, the store is read, and its catalog says what it is.
+    assert main(["audit", str(store)]) == 2
+    assert "a results store's catalog (audit --store), not a database of logs" in (
+        capsys.readouterr().err
+    )
+
+
+def test_the_store_marks_are_the_stores_own_names(tmp_path: Path) -> None:
+    from analyzer.runs.store_catalog import DB_NAME
+    from analyzer.runs.store_guard import LOCK_NAME
+    from parsers.containers import STORE_MARKS
+
+    assert {DB_NAME, LOCK_NAME} == STORE_MARKS
+
+
+def test_what_is_left_out_is_matched_by_file_not_by_name(tmp_path: Path) -> None:
+    """A link to the output is left out too; a file of the same name elsewhere is not."""
+    from parsers.containers import file_ids, iter_locators
+
+    games = _folder(tmp_path)
+    (games / "sub").mkdir()
+    shutil.copy(games / CLEAN, games / "sub" / "out.xml")
+    shutil.copy(games / CLEAN, games / "out.xml")
+    (games / "link.xml").symlink_to(games / "out.xml")
+    names = [
+        loc.name
+        for loc in iter_locators([str(games)], leave_out=file_ids([str(games / "out.xml")]))
+    ]
+    assert sorted(Path(n).relative_to(games).as_posix() for n in names) == [CLEAN, "sub/out.xml"]
+    # Named on the command line, a file is read whatever it is.
+    named = [
+        loc.name
+        for loc in iter_locators(
+            [str(games / "out.xml")], leave_out=file_ids([str(games / "out.xml")])
+        )
+    ]
+    assert named == [str(games / "out.xml")]
