@@ -408,6 +408,7 @@ def check_answers(cases_path: str, answers_path: str, against: str = "expected")
     problems: list[str] = []
     cases: list[tuple[str, Mapping[str, JsonValue], tuple[int, int]]] = []
     ids: set[str] = set()
+    swapped = False
     for number, doc in _json_lines(cases_path, problems):
         where = f"{cases_path} (line {number})"
         if not isinstance(doc, dict) or not isinstance(doc.get("id"), str):
@@ -416,6 +417,14 @@ def check_answers(cases_path: str, answers_path: str, against: str = "expected")
         case_id = str(doc["id"])
         reference = doc.get(against)
         if not isinstance(reference, dict):
+            if "hand" not in doc and ("result" in doc or "error" in doc):
+                # Said once, not once a line: the two files are given the wrong way round.
+                problems.append(
+                    f"{where}: an answer, not a case: the cases come first "
+                    "(cases check CASES ANSWERS); neither file was read further"
+                )
+                swapped = True
+                break
             problems.append(f"{where}: case {case_id} has no {against} object")
             continue
         if case_id in ids:
@@ -427,7 +436,7 @@ def check_answers(cases_path: str, answers_path: str, against: str = "expected")
         ids.add(case_id)
         cases.append((case_id, reference, _weight(doc, reference)))
     answers: dict[str, Doc] = {}
-    for number, doc in _json_lines(answers_path, problems):
+    for number, doc in () if swapped else _json_lines(answers_path, problems):
         where = f"{answers_path} (line {number})"
         if not isinstance(doc, dict) or not isinstance(doc.get("id"), str):
             problems.append(f"{where}: an answer is a JSON object with a string id")
@@ -438,6 +447,13 @@ def check_answers(cases_path: str, answers_path: str, against: str = "expected")
             answer = result
         elif isinstance(doc.get("error"), str):
             answer = {"error": doc["error"]}
+        elif "hand" in doc and "situation" in doc and "error" not in doc:
+            problems.append(
+                f"{where}: a case, not an answer: answers are what a scorer writes for the "
+                f"cases (mjaudit score --batch {cases_path} writes mjaudit's); the rest of "
+                "this file was not read"
+            )
+            break
         else:
             problems.append(f"{where}: answer {case_id} has neither a result object nor an error")
             continue

@@ -236,6 +236,37 @@ def test_a_missing_answer_and_fields_left_out(
     assert lines[2].startswith(f"  {answers[0]['id']}: no answer (expected ")
 
 
+def test_files_given_the_wrong_way_round_are_said_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    cases_path = _sample_cases(capsys, tmp_path)
+    n = len(_lines(cases_path))
+    _, out, _ = _run(capsys, "score", "--batch", str(cases_path))
+    answers = tmp_path / "answers.jsonl"
+    answers.write_text(out, encoding="utf-8")
+    # The two swapped: one line that says so, not one per case.
+    code, out, err = _run(capsys, "cases", "check", str(answers), str(cases_path))
+    assert code == 2 and out.startswith("0 cases, 0 answered")
+    assert err.splitlines() == [
+        f"mjaudit: {answers} (line 1): an answer, not a case: the cases come first "
+        "(cases check CASES ANSWERS); neither file was read further"
+    ]
+    # The cases given as their own answers.
+    code, out, err = _run(capsys, "cases", "check", str(cases_path), str(cases_path))
+    assert code == 2 and out.startswith(f"{n} cases, 0 answered")
+    assert err.splitlines() == [
+        f"mjaudit: {cases_path} (line 1): a case, not an answer: answers are what a scorer "
+        f"writes for the cases (mjaudit score --batch {cases_path} writes mjaudit's); the "
+        "rest of this file was not read"
+    ]
+    # A scorer that echoes each case with its result added is answering.
+    echoed = [{**c, "result": a["result"]} for c, a in zip(_lines(cases_path), _lines(answers))]
+    code, out, err = _run(
+        capsys, "cases", "check", str(cases_path), str(_write(tmp_path / "echo.jsonl", echoed))
+    )
+    assert code == 0 and err == "" and out.startswith(f"{n} cases, {n} answered, 0 disagreements")
+
+
 def test_bad_lines_are_named_by_file_and_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
