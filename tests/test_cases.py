@@ -260,7 +260,10 @@ def test_files_given_the_wrong_way_round_are_said_once(
         "rest of this file was not read"
     ]
     # A scorer that echoes each case with its result added is answering.
-    echoed = [{**c, "result": a["result"]} for c, a in zip(_lines(cases_path), _lines(answers))]
+    echoed = [
+        {**c, "result": a["result"]}
+        for c, a in zip(_lines(cases_path), _lines(answers), strict=True)
+    ]
     code, out, err = _run(
         capsys, "cases", "check", str(cases_path), str(_write(tmp_path / "echo.jsonl", echoed))
     )
