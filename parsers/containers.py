@@ -238,15 +238,65 @@ def iter_locators(
     other paths go on. Files and folders in ``leave_out`` (:func:`file_ids`: what
     the command itself writes) are passed over where a folder is walked; a path
     named in ``paths`` is read whatever it is.
+
+    Each file or folder is read once: one named twice (``a.xml ./a.xml``) is read
+    where it is first named, and one named that also lies in a named folder is read
+    where it is named, not again in the folder's walk (``games/ games/2019/``).
     """
     ask = _guarded(want)
+    paths = list(paths)
+    named = _ids_of(paths)
+    skip = _Skip({*leave_out, *named.values()})
+    done: set[FileId] = set()
     for raw in paths:
+        ident = named.get(raw)
+        if ident is not None:
+            if ident in done:
+                continue
+            done.add(ident)
         try:
-            yield from _one_path(raw, selection, ask, max_size, leave_out)
+            yield from _one_path(raw, selection, ask, max_size, skip)
         except _CallerFailed as exc:
             raise exc.original from None
         except Exception as exc:  # a bug, or memory: this path only
             yield _unreadable(raw, failure(raw, "listing its logs", exc))
+
+
+def _ids_of(paths: Iterable[str]) -> dict[str, FileId]:
+    """Each path's file or folder, where it has one (not ``-``, nor a missing path)."""
+    found: dict[str, FileId] = {}
+    for raw in paths:
+        if raw != "-":
+            try:
+                st = os.stat(raw)
+            except (OSError, ValueError):
+                continue
+            found[raw] = (st.st_dev, st.st_ino)
+    return found
+
+
+class _Skip:
+    """The files and folders a walk passes over, by device and inode: the inodes alone
+    are tried first, which a folder's listing gives without a stat."""
+
+    __slots__ = ("ids", "inodes")
+
+    def __init__(self, ids: Iterable[FileId] = ()) -> None:
+        self.ids = frozenset(ids)
+        self.inodes = frozenset(ino for _, ino in self.ids)
+
+    def holds(self, entry: os.DirEntry[str]) -> bool:
+        """Whether ``entry`` (or what its link points to) is one of them."""
+        try:
+            if not entry.is_symlink() and entry.inode() not in self.inodes:
+                return False
+            st = entry.stat()
+        except OSError:
+            return False
+        return (st.st_dev, st.st_ino) in self.ids
+
+
+_NO_SKIP = _Skip()
 
 
 def _one_path(
@@ -254,7 +304,7 @@ def _one_path(
     selection: Selection,
     want: Want | None,
     max_size: int,
-    leave_out: Collection[FileId] = frozenset(),
+    skip: _Skip = _NO_SKIP,
 ) -> Iterator[Locator]:
     if raw == "-":
         loc = Locator("stdin", "-")
@@ -267,21 +317,21 @@ def _one_path(
             yield replace(loc, data=data)
         return
     if os.path.isdir(raw):
-        for f in _walk(Path(raw), set(), leave_out, named=True):
+        for f in _walk(Path(raw), set(), skip, named=True):
             yield from _expand(f, selection, want, explicit=False, max_size=max_size)
     else:
         yield from _expand(raw, selection, want, explicit=True, max_size=max_size)
 
 
 def _walk(
-    top: Path, seen: set[FileId], leave_out: Collection[FileId] = frozenset(), named: bool = False
+    top: Path, seen: set[FileId], skip: _Skip = _NO_SKIP, named: bool = False
 ) -> Iterator[str]:
     """Files below ``top`` that are logs or containers, depth first, sorted per folder.
 
     Folders are entered once each (a symbolic link back up is not followed again).
     Anything with a log's name is listed, even if it is not a regular file: it is
     then refused by :func:`_expand`, by its type, without being opened. Files and
-    folders in ``leave_out`` are not listed or entered, nor a results store below the
+    folders in ``skip`` are not listed or entered, nor a results store below the
     folder ``named`` on the command line (that one is read: its catalog then says
     what it is).
     """
@@ -296,28 +346,16 @@ def _walk(
     if not named and {e.name for e in entries} >= STORE_MARKS:
         return
     for e in entries:
-        if leave_out and _left_out(e, leave_out):
+        if skip.ids and skip.holds(e):
             continue
         try:
             is_dir = e.is_dir(follow_symlinks=True)
         except OSError:
             is_dir = False
         if is_dir:
-            yield from _walk(Path(e.path), seen, leave_out)
+            yield from _walk(Path(e.path), seen, skip)
         elif _has_log_name(e.name) or _is_container_name(e.name) or _is_record_text(e):
             yield e.path
-
-
-def _left_out(entry: os.DirEntry[str], leave_out: Collection[FileId]) -> bool:
-    """Whether ``entry`` (or what its link points to) is one of ``leave_out``. The
-    inode comes with the folder's listing: only a match, or a link, costs a stat."""
-    try:
-        if not entry.is_symlink() and all(entry.inode() != ino for _, ino in leave_out):
-            return False
-        st = entry.stat()
-    except OSError:
-        return False
-    return (st.st_dev, st.st_ino) in leave_out
 
 
 def _is_record_text(entry: os.DirEntry[str]) -> bool:

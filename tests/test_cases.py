@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -393,13 +394,18 @@ def test_filters_and_dedupe(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
     ):
         code, _, err = _run(capsys, "cases", "export", *sample, "-o", "-", "--filter", spec)
         assert code == 2 and said in err, (spec, err)
-    # The same game read twice: its cases twice (ids kept apart), or once with --dedupe.
+    # The same game in two files: its cases twice (ids kept apart), or once with --dedupe.
     kans = str(SAMPLES / "kans.xml")
-    twice = _export(capsys, tmp_path / "t.jsonl", kans, kans)
+    copy = tmp_path / "copy" / "kans.xml"
+    copy.parent.mkdir()
+    shutil.copy(kans, copy)
+    twice = _export(capsys, tmp_path / "t.jsonl", kans, str(copy))
     n = len(twice) // 2
     assert [c["id"] for c in twice[n:]] == [f"{c['id']}#2" for c in twice[:n]]
-    once = _export(capsys, tmp_path / "t.jsonl", kans, kans, "--dedupe")
+    once = _export(capsys, tmp_path / "t.jsonl", kans, str(copy), "--dedupe")
     assert once == twice[:n]
+    # One file named twice is one input: its cases once.
+    assert _export(capsys, tmp_path / "t.jsonl", kans, kans) == twice[:n]
 
 
 def test_batch_needs_no_hand_and_refuses_one(

@@ -172,3 +172,34 @@ def test_what_is_left_out_is_matched_by_file_not_by_name(tmp_path: Path) -> None
         )
     ]
     assert named == [str(games / "out.xml")]
+
+
+def test_a_file_or_folder_reached_twice_is_read_once(tmp_path: Path) -> None:
+    from parsers.containers import iter_locators
+
+    games = _folder(tmp_path)
+    (games / "sub").mkdir()
+    shutil.copy(games / CLEAN, games / "sub" / "b.xml")
+    shutil.copy(games / CLEAN, tmp_path / "c.xml")  # the same game, another file: read
+
+    def names(*paths: Path | str) -> list[str]:
+        return [
+            Path(loc.name).relative_to(tmp_path).as_posix()
+            for loc in iter_locators(map(str, paths))
+        ]
+
+    every = [f"games/{CLEAN}", "games/sub/b.xml"]
+    assert names(games) == every
+    assert names(games, games, f"{games}/.") == every
+    # A named file or folder is read where it is named, not in a named folder's walk.
+    assert names(games, games / "sub") == [f"games/{CLEAN}", "games/sub/b.xml"]
+    assert names(games / "sub" / "b.xml", games) == ["games/sub/b.xml", f"games/{CLEAN}"]
+    assert names(games, tmp_path / "c.xml") == [*every, "c.xml"]
+
+
+def test_the_audit_counts_a_game_named_twice_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    games = _folder(tmp_path)
+    assert main(["audit", str(games), str(games / CLEAN), str(games / CLEAN)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].startswith("1 games, 13 rounds")
