@@ -280,8 +280,8 @@ class BatchSummary:
 
 
 # Cases per task of a worker process, and how many tasks a pool must have to pay.
-CHUNK = 512
-POOL_THRESHOLD = 4
+CHUNK = 256
+POOL_THRESHOLD = 8
 
 
 @dataclass(slots=True)
