@@ -213,7 +213,7 @@ class ExportSummary:
 
 def export_cases(
     paths: Iterable[str],
-    out: IO[str],
+    out: Writer,
     filters: Sequence[CaseFilter] = (),
     dedupe: bool = False,
     rules: str = "auto",

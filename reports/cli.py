@@ -14,7 +14,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -325,7 +325,11 @@ class _Echo:
         """A piece of a longer output, with no line end of its own."""
         self(text, nl=False)
 
-    write = piece  # as a text stream: score --batch writes its answers here
+    write = piece  # as a text stream: score --batch and cases export write here
+
+    def fileno(self) -> int:
+        """Standard output's: what the command writes, left out of what it reads."""
+        return sys.stdout.fileno()
 
 
 def _without_review(r: FileAudit) -> FileAudit:
@@ -915,17 +919,23 @@ def cases_export(
             load_rules(rules)
         except MjauditError as exc:
             raise _InputError(f"--rules: {exc}") from None
+    # To stdout as `audit` writes: once the reader has gone (`| head`), the rest is
+    # dropped and the run ends with its own exit code.
+    file: IO[str] | None = None
     try:
-        stream = sys.stdout if out == "-" else open(out, "w", encoding="utf-8")  # noqa: SIM115
+        if out != "-":
+            file = open(out, "w", encoding="utf-8")  # noqa: SIM115
     except OSError as exc:
         _fail(f"{out}: cannot write: {exc.strerror or exc}")
     try:
-        summary = export_cases(paths, stream, tests, dedupe, rules, max_input_size)
+        summary = export_cases(
+            paths, _Echo() if file is None else file, tests, dedupe, rules, max_input_size
+        )
     except OSError as exc:
         _fail(f"{out}: cannot write: {exc.strerror or exc}")
     finally:
-        if stream is not sys.stdout:
-            stream.close()
+        if file is not None:
+            file.close()
     for message in summary.failed:
         _complain(message)
     dropped = [

@@ -108,13 +108,18 @@ def test_python_dash_m_runs() -> None:
     assert done.returncode == 0 and "audit" in done.stdout
 
 
-def test_a_reader_that_goes_away_ends_no_run_early_and_shows_no_traceback() -> None:
+def test_a_reader_that_goes_away_ends_no_run_early_and_shows_no_traceback(
+    tmp_path: Path,
+) -> None:
     # ``mjaudit audit ... | head -1``: the text goes out game by game; once the reader
     # has gone the rest is dropped and the run still ends with its own exit code.
     folder = CORPUS / "tenhou-xml"
     if not folder.is_dir():
         pytest.skip(f"corpus not available: {folder}")
-    cmd = [sys.executable, "-m", "mjaudit", "audit", "-j", "1", str(folder), str(folder)]
+    # The corpus and a copy of it (a folder named twice is read once): the text of
+    # both is more than a pipe holds.
+    copy = shutil.copytree(folder, tmp_path / "copy")
+    cmd = [sys.executable, "-m", "mjaudit", "audit", "-j", "1", str(folder), str(copy)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
     first = proc.stdout.readline()
@@ -142,6 +147,28 @@ def test_score_batch_keeps_its_exit_code_when_the_reader_goes_away(tmp_path: Pat
     assert proc.wait(timeout=300) == 0
     assert first.startswith(b'{"id": ')
     assert err == b"", err[-2000:]
+
+
+def test_cases_export_to_a_reader_that_goes_away(tmp_path: Path) -> None:
+    # ``mjaudit cases export games/ -o - | head -1``: as audit, the rest is dropped and
+    # the run ends with its own exit code (it said "cannot write: Broken pipe", exit 2).
+    games = tmp_path / "games"
+    games.mkdir()
+    for k in range(40):  # more cases than a pipe holds
+        shutil.copy(corpus_file(CLEAN), games / f"{k:02}.xml")
+    cmd = [sys.executable, "-m", "mjaudit", "cases", "export", str(games), "-o", "-"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=300) == 0
+    assert first.startswith(b'{"schema": "mjaudit.cases/')
+    assert err.decode().splitlines() == ["360 cases from 40 games"], err[-2000:]
+    # Redirected into the folder it reads, its own output is not one of its inputs.
+    with open(games / "cases.jsonl", "w", encoding="utf-8") as stdout:
+        done = subprocess.run(cmd, stdout=stdout, stderr=subprocess.PIPE, text=True, check=False)
+    assert done.returncode == 0 and done.stderr == "360 cases from 40 games\n", done.stderr
 
 
 def test_replay_says_where_a_broken_hand_stops(
