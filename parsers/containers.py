@@ -343,7 +343,7 @@ def _walk(
         entries = sorted(os.scandir(top), key=lambda e: e.name)
     except OSError:
         return
-    if not named and {e.name for e in entries} >= STORE_MARKS:
+    if not named and {e.name for e in entries} >= STORE_MARKS and _is_store(top):
         return
     for e in entries:
         if skip.ids and skip.holds(e):
@@ -565,8 +565,7 @@ def _db_layout(conn: sqlite3.Connection, selection: Selection) -> _DbLayout:
         "SELECT type, sql FROM sqlite_master WHERE name = 'logs' COLLATE NOCASE"
     ).fetchone()
     if row is None:
-        tables = {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master")}
-        if {"inputs", "contents", "parts", "runs"} <= tables:
+        if _tables(conn) >= _STORE_TABLES:
             raise ValueError("a results store's catalog (audit --store), not a database of logs")
         raise ValueError("no logs table")
     kind, sql = str(row[0]), str(row[1] or "").upper()
@@ -607,6 +606,30 @@ def _db_layout(conn: sqlite3.Connection, selection: Selection) -> _DbLayout:
 def _index_columns(conn: sqlite3.Connection, index: str) -> list[str]:
     quoted = index.replace('"', '""')
     return [str(c[2]) for c in conn.execute(f'PRAGMA index_info("{quoted}")')]
+
+
+# The tables of a results store's catalog (analyzer.runs.store_catalog).
+_STORE_TABLES = frozenset({"inputs", "contents", "parts", "runs"})
+
+
+def _tables(conn: sqlite3.Connection) -> set[str]:
+    return {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master")}
+
+
+def _is_store(folder: Path) -> bool:
+    """Whether ``folder``, which holds the files of :data:`STORE_MARKS`, is a results
+    store: its catalog has the store's tables. Anything else (a database of logs that
+    happens to be named so, a catalog that cannot be read) is walked as any folder."""
+    try:
+        # Read-only, but not immutable: a new store's tables may still be in its
+        # write-ahead log.
+        conn = _open_db(str(folder / "catalog.sqlite"))
+        try:
+            return _tables(conn) >= _STORE_TABLES
+        finally:
+            conn.close()
+    except (sqlite3.Error, OSError, ValueError):
+        return False
 
 
 def _open_db(path: str) -> sqlite3.Connection:

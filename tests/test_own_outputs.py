@@ -203,3 +203,18 @@ def test_the_audit_counts_a_game_named_twice_once(
     games = _folder(tmp_path)
     assert main(["audit", str(games), str(games / CLEAN), str(games / CLEAN)]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("1 games, 13 rounds")
+
+
+def test_a_database_of_logs_named_like_a_catalog_is_still_read(tmp_path: Path) -> None:
+    """Only a folder whose catalog has the store's tables is passed over: a database of
+    logs that is named catalog.sqlite beside a writer.lock is read as any other."""
+    from parsers.containers import iter_locators
+    from tests.test_containers import make_houou
+
+    folder = tmp_path / "logs" / "db"
+    folder.mkdir(parents=True)
+    make_houou([corpus_file(CLEAN)], folder / "catalog.sqlite")
+    (folder / "writer.lock").write_bytes(b"")
+    found = [loc for loc in iter_locators([str(tmp_path / "logs")]) if not loc.error]
+    assert [loc.name.rsplit("#", 1)[1] for loc in found] == [Path(CLEAN).stem]
+    assert sorted(p.name for p in folder.iterdir()) == ["catalog.sqlite", "writer.lock"]
