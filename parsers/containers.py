@@ -620,10 +620,14 @@ def _is_store(folder: Path) -> bool:
     """Whether ``folder``, which holds the files of :data:`STORE_MARKS`, is a results
     store: its catalog has the store's tables. Anything else (a database of logs that
     happens to be named so, a catalog that cannot be read) is walked as any folder."""
+    catalog = folder / "catalog.sqlite"
     try:
+        # A FIFO would block the open, a device worse: only a regular file is opened.
+        if not stat.S_ISREG(catalog.stat().st_mode):
+            return False
         # Read-only, but not immutable: a new store's tables may still be in its
         # write-ahead log.
-        conn = _open_db(str(folder / "catalog.sqlite"))
+        conn = _open_db(str(catalog))
         try:
             return _tables(conn) >= _STORE_TABLES
         finally:

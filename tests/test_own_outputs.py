@@ -218,3 +218,21 @@ def test_a_database_of_logs_named_like_a_catalog_is_still_read(tmp_path: Path) -
     found = [loc for loc in iter_locators([str(tmp_path / "logs")]) if not loc.error]
     assert [loc.name.rsplit("#", 1)[1] for loc in found] == [Path(CLEAN).stem]
     assert sorted(p.name for p in folder.iterdir()) == ["catalog.sqlite", "writer.lock"]
+
+
+def test_a_fifo_named_like_a_catalog_is_refused_not_opened(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Opening a FIFO blocks until something writes to it: the check for a store must
+    not open one (the walk hung here), and the FIFO is refused by its type as ever."""
+    import os
+
+    games = _folder(tmp_path)
+    odd = games / "odd"
+    odd.mkdir()
+    os.mkfifo(odd / "catalog.sqlite")
+    (odd / "writer.lock").write_bytes(b"")
+    assert main(["audit", str(games)]) == 2
+    out, err = capsys.readouterr()
+    assert "catalog.sqlite: not read: a FIFO, not a regular file" in err
+    assert "1 games, 13 rounds" in out
