@@ -27,15 +27,22 @@ def _folder(tmp_path: Path) -> Path:
     return games
 
 
-def test_a_store_inside_the_folder_it_audits_is_not_read(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _stored(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, Path, str, str]:
+    """A folder of one game audited into a store kept inside it: the folder, the store
+    and what the run wrote (stdout, stderr)."""
     games = _folder(tmp_path)
     store = games / "results"
     assert main(["audit", "--store", str(store), str(games)]) == 0
-    first = capsys.readouterr()
-    assert "0 unreadable" in first.out and "catalog" not in first.err
-    assert "audited 1 inputs" in first.out
+    out, err = capsys.readouterr()
+    return games, store, out, err
+
+
+def test_a_store_inside_the_folder_it_audits_is_not_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games, store, out, err = _stored(tmp_path, capsys)
+    assert "0 unreadable" in out and "catalog" not in err
+    assert "audited 1 inputs" in out
     # The re-run finds the game in the store, and the store is still not an input.
     assert main(["audit", "--store", str(store), str(games)]) == 0
     second = capsys.readouterr()
@@ -127,10 +134,7 @@ def test_a_log_that_merely_has_such_keys_is_still_read() -> None:
 def test_a_store_below_a_folder_is_passed_over_by_every_command(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    games = _folder(tmp_path)
-    store = games / "results"
-    assert main(["audit", "--store", str(store), str(games)]) == 0
-    capsys.readouterr()
+    games, store, _, _ = _stored(tmp_path, capsys)
     assert main(["audit", str(games)]) == 0
     assert main(["cases", "export", str(games), "-o", str(tmp_path / "c.jsonl")]) == 0
     assert main(["report", str(games), "-o", str(tmp_path / "site")]) == 0
