@@ -20,17 +20,14 @@ turns every failure (an encrypted or unsupported zip member, a broken stream,
 running out of memory) into a :class:`LogFormatError` naming it. Two members or
 rows with one name get distinct names: ``a.zip!x.mjlog``, then ``a.zip!x.mjlog (2)``.
 
-What a command writes is not its input: the files and folders given to
-:func:`iter_locators` as ``leave_out`` (a store, a cases file, an output redirected
-into the folder being read; :func:`file_ids`) are not listed when a folder is walked,
-nor is any results store found below a folder (a folder holding :data:`STORE_MARKS`).
+Which files of a folder are listed, and which are left out (what the command itself
+writes, a results store), is :mod:`parsers.walk`.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-import stat
 import sys
 import tarfile
 import zipfile
@@ -46,11 +43,23 @@ from parsers.sources import (
     bunzip2,
     decompress,
     load_bytes,
-    looks_like_record_text,
     read_regular_file,
     read_stream,
     regular_file_problem,
     too_large,
+)
+from parsers.walk import (
+    NO_SKIP,
+    STORE_MARKS,
+    STORE_TABLES,
+    TAR_SUFFIXES,
+    FileId,
+    Skip,
+    catalog_tables,
+    file_ids,
+    has_log_name,
+    named_ids,
+    walk,
 )
 
 __all__ = [
@@ -70,14 +79,6 @@ __all__ = [
 ]
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
-_TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz")
-_LOG_SUFFIXES = (".xml", ".mjlog", ".json", ".jsonl", ".mjson")
-_CONTAINER_SUFFIXES = (".zip", ".db", ".sqlite", ".sqlite3", *_TAR_SUFFIXES)
-
-#: The files that make a folder a results store (``audit --store``: its catalog and
-#: its writer's lock, analyzer.runs.store_catalog and store_guard): walked into, such
-#: a folder is passed over, as its files are no logs.
-STORE_MARKS = frozenset({"catalog.sqlite", "writer.lock"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,14 +163,6 @@ class Selection:
         return True
 
 
-def _has_log_name(name: str) -> bool:
-    return name.lower().removesuffix(".gz").endswith(_LOG_SUFFIXES)
-
-
-def _is_container_name(name: str) -> bool:
-    return name.lower().endswith(_CONTAINER_SUFFIXES)
-
-
 class _CallerFailed(BaseException):
     """An exception of the caller's ``want`` (a store's): not the input's fault.
 
@@ -182,32 +175,6 @@ class _CallerFailed(BaseException):
 
 
 Want = Callable[[Locator], bool]
-
-#: A file or folder as the system knows it: (device, inode), whatever its name.
-FileId = tuple[int, int]
-
-
-def file_ids(paths: Iterable[str | None] = (), streams: Iterable[object] = ()) -> frozenset[FileId]:
-    """What a command writes, to leave out of the folders it reads: each of ``paths``
-    that exists (a file or a folder; None and ``-`` are none) and each of ``streams``
-    that is open on a regular file (stdout redirected to a file, say)."""
-    ids: set[FileId] = set()
-    for path in paths:
-        if path is None or path == "-":
-            continue
-        try:
-            st = os.stat(path)
-        except (OSError, ValueError):
-            continue
-        ids.add((st.st_dev, st.st_ino))
-    for stream in streams:
-        try:
-            st = os.fstat(stream.fileno())  # type: ignore[attr-defined]
-        except (AttributeError, OSError, ValueError):  # no file behind it (a test's buffer)
-            continue
-        if stat.S_ISREG(st.st_mode):
-            ids.add((st.st_dev, st.st_ino))
-    return frozenset(ids)
 
 
 def _guarded(want: Want | None) -> Want | None:
@@ -245,8 +212,8 @@ def iter_locators(
     """
     ask = _guarded(want)
     paths = list(paths)
-    named = _ids_of(paths)
-    skip = _Skip({*leave_out, *named.values()})
+    named = named_ids(paths)
+    skip = Skip({*leave_out, *named.values()})
     done: set[FileId] = set()
     for raw in paths:
         ident = named.get(raw)
@@ -262,49 +229,12 @@ def iter_locators(
             yield _unreadable(raw, failure(raw, "listing its logs", exc))
 
 
-def _ids_of(paths: Iterable[str]) -> dict[str, FileId]:
-    """Each path's file or folder, where it has one (not ``-``, nor a missing path)."""
-    found: dict[str, FileId] = {}
-    for raw in paths:
-        if raw != "-":
-            try:
-                st = os.stat(raw)
-            except (OSError, ValueError):
-                continue
-            found[raw] = (st.st_dev, st.st_ino)
-    return found
-
-
-class _Skip:
-    """The files and folders a walk passes over, by device and inode: the inodes alone
-    are tried first, which a folder's listing gives without a stat."""
-
-    __slots__ = ("ids", "inodes")
-
-    def __init__(self, ids: Iterable[FileId] = ()) -> None:
-        self.ids = frozenset(ids)
-        self.inodes = frozenset(ino for _, ino in self.ids)
-
-    def holds(self, entry: os.DirEntry[str]) -> bool:
-        """Whether ``entry`` (or what its link points to) is one of them."""
-        try:
-            if not entry.is_symlink() and entry.inode() not in self.inodes:
-                return False
-            st = entry.stat()
-        except OSError:
-            return False
-        return (st.st_dev, st.st_ino) in self.ids
-
-
-_NO_SKIP = _Skip()
-
-
 def _one_path(
     raw: str,
     selection: Selection,
     want: Want | None,
     max_size: int,
-    skip: _Skip = _NO_SKIP,
+    skip: Skip = NO_SKIP,
 ) -> Iterator[Locator]:
     if raw == "-":
         loc = Locator("stdin", "-")
@@ -317,64 +247,10 @@ def _one_path(
             yield replace(loc, data=data)
         return
     if os.path.isdir(raw):
-        for f in _walk(Path(raw), set(), skip, named=True):
+        for f in walk(Path(raw), set(), skip, named=True):
             yield from _expand(f, selection, want, explicit=False, max_size=max_size)
     else:
         yield from _expand(raw, selection, want, explicit=True, max_size=max_size)
-
-
-def _walk(
-    top: Path, seen: set[FileId], skip: _Skip = _NO_SKIP, named: bool = False
-) -> Iterator[str]:
-    """Files below ``top`` that are logs or containers, depth first, sorted per folder.
-
-    Folders are entered once each (a symbolic link back up is not followed again).
-    Anything with a log's name is listed, even if it is not a regular file: it is
-    then refused by :func:`_expand`, by its type, without being opened. Files and
-    folders in ``skip`` are not listed or entered, nor a results store below the
-    folder ``named`` on the command line (that one is read: its catalog then says
-    what it is).
-    """
-    try:
-        st = top.stat()
-        if (st.st_dev, st.st_ino) in seen:
-            return
-        seen.add((st.st_dev, st.st_ino))
-        entries = sorted(os.scandir(top), key=lambda e: e.name)
-    except OSError:
-        return
-    if not named and {e.name for e in entries} >= STORE_MARKS and _is_store(top):
-        return
-    for e in entries:
-        if skip.ids and skip.holds(e):
-            continue
-        try:
-            is_dir = e.is_dir(follow_symlinks=True)
-        except OSError:
-            is_dir = False
-        if is_dir:
-            yield from _walk(Path(e.path), seen, skip)
-        elif _has_log_name(e.name) or _is_container_name(e.name) or _is_record_text(e):
-            yield e.path
-
-
-def _is_record_text(entry: os.DirEntry[str]) -> bool:
-    """A ``.txt`` file that holds a Mahjong Soul record, as in-client exporters save it.
-
-    Folders hold other text files (notes, read-me files) that are not logs: a
-    ``.txt`` is listed only when its first bytes show a record's keys. Named on the
-    command line, any file is read.
-    """
-    if not entry.name.lower().endswith(".txt"):
-        return False
-    try:
-        if not entry.is_file():
-            return False
-        with open(entry.path, "rb") as fh:
-            head = fh.read(4096)
-    except OSError:
-        return False
-    return looks_like_record_text(head)
 
 
 def _expand(
@@ -396,7 +272,7 @@ def _expand(
         yield from _tar_members(path, want, max_size)
     elif kind == "sqlite":
         yield from _db_rows(path, selection, want)
-    elif explicit or _has_log_name(path) or path.lower().endswith(".txt"):  # sniffed by _walk
+    elif explicit or has_log_name(path) or path.lower().endswith(".txt"):  # sniffed by walk
         key = f"{os.path.abspath(path)}:{st.st_size}:{st.st_mtime_ns}"
         loc = Locator("file", path, key=key)
         if want is None or want(loc):
@@ -414,7 +290,7 @@ def container_kind(path: str) -> str | None:
     except OSError:
         return None
     lower = path.lower()
-    if lower.endswith(_TAR_SUFFIXES):
+    if lower.endswith(TAR_SUFFIXES):
         return "tar"
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -458,7 +334,7 @@ def _zip_members(path: str, want: Want | None) -> Iterator[Locator]:
             infos = [
                 (i, info)
                 for i, info in enumerate(zf.infolist())
-                if not info.is_dir() and _has_log_name(info.filename)
+                if not info.is_dir() and has_log_name(info.filename)
             ]
     except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
         yield _unreadable(path, f"{path}: unreadable zip: {exc}")
@@ -529,7 +405,7 @@ def _tar_stream(
     headers: list[tarfile.TarInfo] = getattr(tf, "members")  # noqa: B009
     while (info := tf.next()) is not None:
         headers.clear()  # a stream keeps every header it read otherwise
-        if not info.isfile() or not _has_log_name(info.name):
+        if not info.isfile() or not has_log_name(info.name):
             continue
         member = names(info.name)
         key = f"{where}!{member}:{info.size}:{int(info.mtime)}"
@@ -565,7 +441,7 @@ def _db_layout(conn: sqlite3.Connection, selection: Selection) -> _DbLayout:
         "SELECT type, sql FROM sqlite_master WHERE name = 'logs' COLLATE NOCASE"
     ).fetchone()
     if row is None:
-        if _tables(conn) >= _STORE_TABLES:
+        if catalog_tables(conn) >= STORE_TABLES:
             raise ValueError("a results store's catalog (audit --store), not a database of logs")
         raise ValueError("no logs table")
     kind, sql = str(row[0]), str(row[1] or "").upper()
@@ -606,34 +482,6 @@ def _db_layout(conn: sqlite3.Connection, selection: Selection) -> _DbLayout:
 def _index_columns(conn: sqlite3.Connection, index: str) -> list[str]:
     quoted = index.replace('"', '""')
     return [str(c[2]) for c in conn.execute(f'PRAGMA index_info("{quoted}")')]
-
-
-# The tables of a results store's catalog (analyzer.runs.store_catalog).
-_STORE_TABLES = frozenset({"inputs", "contents", "parts", "runs"})
-
-
-def _tables(conn: sqlite3.Connection) -> set[str]:
-    return {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master")}
-
-
-def _is_store(folder: Path) -> bool:
-    """Whether ``folder``, which holds the files of :data:`STORE_MARKS`, is a results
-    store: its catalog has the store's tables. Anything else (a database of logs that
-    happens to be named so, a catalog that cannot be read) is walked as any folder."""
-    catalog = folder / "catalog.sqlite"
-    try:
-        # A FIFO would block the open, a device worse: only a regular file is opened.
-        if not stat.S_ISREG(catalog.stat().st_mode):
-            return False
-        # Read-only, but not immutable: a new store's tables may still be in its
-        # write-ahead log.
-        conn = _open_db(str(catalog))
-        try:
-            return _tables(conn) >= _STORE_TABLES
-        finally:
-            conn.close()
-    except (sqlite3.Error, OSError, ValueError):
-        return False
 
 
 def _open_db(path: str) -> sqlite3.Connection:

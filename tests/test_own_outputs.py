@@ -146,17 +146,29 @@ def test_a_store_below_a_folder_is_passed_over_by_every_command(
     )
 
 
-def test_the_store_marks_are_the_stores_own_names(tmp_path: Path) -> None:
+def test_the_store_marks_are_the_stores_own_names_and_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sqlite3
+
     from analyzer.runs.store_catalog import DB_NAME
     from analyzer.runs.store_guard import LOCK_NAME
-    from parsers.containers import STORE_MARKS
+    from parsers.walk import STORE_MARKS, STORE_TABLES, catalog_tables
 
     assert {DB_NAME, LOCK_NAME} == STORE_MARKS
+    _, store, _, _ = _stored(tmp_path, capsys)
+    assert {p.name for p in store.iterdir()} >= STORE_MARKS
+    conn = sqlite3.connect(store / DB_NAME)
+    try:
+        assert catalog_tables(conn) >= STORE_TABLES
+    finally:
+        conn.close()
 
 
 def test_what_is_left_out_is_matched_by_file_not_by_name(tmp_path: Path) -> None:
     """A link to the output is left out too; a file of the same name elsewhere is not."""
-    from parsers.containers import file_ids, iter_locators
+    from parsers.containers import iter_locators
+    from parsers.walk import file_ids
 
     games = _folder(tmp_path)
     (games / "sub").mkdir()

@@ -1,0 +1,201 @@
+"""Finding the logs below a folder: which files are listed, which are left out.
+
+A walk lists, depth first and sorted, every file with a log's or a container's name,
+and the ``.txt`` files that hold a Mahjong Soul record. It leaves out:
+
+- what the command itself writes (``leave_out`` of :func:`parsers.containers.iter_locators`,
+  made by :func:`file_ids`: a store, a cases file, an output redirected into the folder
+  being read), matched by device and inode, not by name;
+- a file or folder named on the command line beside the folder (it is read where it
+  is named: :func:`named_ids`);
+- a results store found below the folder (a folder holding :data:`STORE_MARKS` whose
+  catalog has the store's tables): its files are no logs.
+
+Opening what is listed is :mod:`parsers.containers`' work.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from parsers.sources import looks_like_record_text
+
+__all__ = [
+    "NO_SKIP",
+    "STORE_MARKS",
+    "STORE_TABLES",
+    "TAR_SUFFIXES",
+    "FileId",
+    "Skip",
+    "catalog_tables",
+    "file_ids",
+    "has_log_name",
+    "is_container_name",
+    "is_store",
+    "named_ids",
+    "walk",
+]
+
+TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz")
+_LOG_SUFFIXES = (".xml", ".mjlog", ".json", ".jsonl", ".mjson")
+_CONTAINER_SUFFIXES = (".zip", ".db", ".sqlite", ".sqlite3", *TAR_SUFFIXES)
+
+#: The files that make a folder a results store (``audit --store``: its catalog and
+#: its writer's lock, analyzer.runs.store_catalog and store_guard): walked into, such
+#: a folder is passed over, as its files are no logs.
+STORE_MARKS = frozenset({"catalog.sqlite", "writer.lock"})
+
+
+def has_log_name(name: str) -> bool:
+    return name.lower().removesuffix(".gz").endswith(_LOG_SUFFIXES)
+
+
+def is_container_name(name: str) -> bool:
+    return name.lower().endswith(_CONTAINER_SUFFIXES)
+
+
+#: A file or folder as the system knows it: (device, inode), whatever its name.
+FileId = tuple[int, int]
+
+
+def file_ids(paths: Iterable[str | None] = (), streams: Iterable[object] = ()) -> frozenset[FileId]:
+    """What a command writes, to leave out of the folders it reads: each of ``paths``
+    that exists (a file or a folder; None and ``-`` are none) and each of ``streams``
+    that is open on a regular file (stdout redirected to a file, say)."""
+    ids: set[FileId] = set()
+    for path in paths:
+        if path is None or path == "-":
+            continue
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            continue
+        ids.add((st.st_dev, st.st_ino))
+    for stream in streams:
+        try:
+            st = os.fstat(stream.fileno())  # type: ignore[attr-defined]
+        except (AttributeError, OSError, ValueError):  # no file behind it (a test's buffer)
+            continue
+        if stat.S_ISREG(st.st_mode):
+            ids.add((st.st_dev, st.st_ino))
+    return frozenset(ids)
+
+
+def named_ids(paths: Iterable[str]) -> dict[str, FileId]:
+    """Each path's file or folder, where it has one (not ``-``, nor a missing path)."""
+    found: dict[str, FileId] = {}
+    for raw in paths:
+        if raw != "-":
+            try:
+                st = os.stat(raw)
+            except (OSError, ValueError):
+                continue
+            found[raw] = (st.st_dev, st.st_ino)
+    return found
+
+
+class Skip:
+    """The files and folders a walk passes over, by device and inode: the inodes alone
+    are tried first, which a folder's listing gives without a stat."""
+
+    __slots__ = ("ids", "inodes")
+
+    def __init__(self, ids: Iterable[FileId] = ()) -> None:
+        self.ids = frozenset(ids)
+        self.inodes = frozenset(ino for _, ino in self.ids)
+
+    def holds(self, entry: os.DirEntry[str]) -> bool:
+        """Whether ``entry`` (or what its link points to) is one of them."""
+        try:
+            if not entry.is_symlink() and entry.inode() not in self.inodes:
+                return False
+            st = entry.stat()
+        except OSError:
+            return False
+        return (st.st_dev, st.st_ino) in self.ids
+
+
+NO_SKIP = Skip()
+
+# The tables of a results store's catalog (analyzer.runs.store_catalog).
+STORE_TABLES = frozenset({"inputs", "contents", "parts", "runs"})
+
+
+def catalog_tables(conn: sqlite3.Connection) -> set[str]:
+    return {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master")}
+
+
+def is_store(folder: Path) -> bool:
+    """Whether ``folder``, which holds the files of :data:`STORE_MARKS`, is a results
+    store: its catalog has the store's tables. Anything else (a database of logs that
+    happens to be named so, a catalog that cannot be read) is walked as any folder."""
+    catalog = folder / "catalog.sqlite"
+    try:
+        # A FIFO would block the open, a device worse: only a regular file is opened.
+        if not stat.S_ISREG(catalog.stat().st_mode):
+            return False
+        # Read-only, but not immutable: a new store's tables may still be in its
+        # write-ahead log.
+        conn = sqlite3.connect(catalog.absolute().as_uri() + "?mode=ro", uri=True)
+        try:
+            return catalog_tables(conn) >= STORE_TABLES
+        finally:
+            conn.close()
+    except (sqlite3.Error, OSError, ValueError):
+        return False
+
+
+def walk(top: Path, seen: set[FileId], skip: Skip = NO_SKIP, named: bool = False) -> Iterator[str]:
+    """Files below ``top`` that are logs or containers, depth first, sorted per folder.
+
+    Folders are entered once each (a symbolic link back up is not followed again).
+    Anything with a log's name is listed, even if it is not a regular file: it is
+    then refused by the reader (parsers.containers), by its type, without being opened. Files and
+    folders in ``skip`` are not listed or entered, nor a results store below the
+    folder ``named`` on the command line (that one is read: its catalog then says
+    what it is).
+    """
+    try:
+        st = top.stat()
+        if (st.st_dev, st.st_ino) in seen:
+            return
+        seen.add((st.st_dev, st.st_ino))
+        entries = sorted(os.scandir(top), key=lambda e: e.name)
+    except OSError:
+        return
+    if not named and {e.name for e in entries} >= STORE_MARKS and is_store(top):
+        return
+    for e in entries:
+        if skip.ids and skip.holds(e):
+            continue
+        try:
+            is_dir = e.is_dir(follow_symlinks=True)
+        except OSError:
+            is_dir = False
+        if is_dir:
+            yield from walk(Path(e.path), seen, skip)
+        elif has_log_name(e.name) or is_container_name(e.name) or _is_record_text(e):
+            yield e.path
+
+
+def _is_record_text(entry: os.DirEntry[str]) -> bool:
+    """A ``.txt`` file that holds a Mahjong Soul record, as in-client exporters save it.
+
+    Folders hold other text files (notes, read-me files) that are not logs: a
+    ``.txt`` is listed only when its first bytes show a record's keys. Named on the
+    command line, any file is read.
+    """
+    if not entry.name.lower().endswith(".txt"):
+        return False
+    try:
+        if not entry.is_file():
+            return False
+        with open(entry.path, "rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    return looks_like_record_text(head)
