@@ -10,7 +10,10 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from concurrent.futures import Executor
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # a run that starts no pool does not import concurrent.futures
+    from concurrent.futures import Executor
 
 __all__ = ["available_cpus", "process_pool"]
 
