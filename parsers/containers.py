@@ -247,8 +247,11 @@ def _one_path(
             yield replace(loc, data=data)
         return
     if os.path.isdir(raw):
-        for f in walk(Path(raw), set(), skip, named=True):
-            yield from _expand(f, selection, want, explicit=False, max_size=max_size)
+        for f, problem in walk(Path(raw), set(), skip, named=True):
+            if problem is not None:
+                yield _unreadable(f, f"{f}: {problem}")
+            else:
+                yield from _expand(f, selection, want, explicit=False, max_size=max_size)
     else:
         yield from _expand(raw, selection, want, explicit=True, max_size=max_size)
 

@@ -149,37 +149,64 @@ def is_store(folder: Path) -> bool:
         return False
 
 
-def walk(top: Path, seen: set[FileId], skip: Skip = NO_SKIP, named: bool = False) -> Iterator[str]:
-    """Files below ``top`` that are logs or containers, depth first, sorted per folder.
+def walk(
+    top: Path, seen: set[FileId], skip: Skip = NO_SKIP, named: bool = False
+) -> Iterator[tuple[str, str | None]]:
+    """Files below ``top`` that are logs or containers, depth first, sorted per folder,
+    each with None; or a folder that could not be listed, with why (its logs are not
+    read, and the caller says so).
 
     Folders are entered once each (a symbolic link back up is not followed again).
     Anything with a log's name is listed, even if it is not a regular file: it is
-    then refused by the reader (parsers.containers), by its type, without being opened. Files and
-    folders in ``skip`` are not listed or entered, nor a results store below the
-    folder ``named`` on the command line (that one is read: its catalog then says
-    what it is).
+    then refused by the reader (parsers.containers), by its type, without being
+    opened. Files and folders in ``skip`` are not listed or entered, nor a results
+    store below the folder ``named`` on the command line (that one is read: its
+    catalog then says what it is). The walk keeps its own stack, so a folder nested
+    however deep is walked.
     """
+    first = _listing(top, seen, named)
+    if isinstance(first, str):
+        if first:
+            yield str(top), first
+        return
+    stack = [iter(first)]
+    while stack:
+        for e in stack[-1]:
+            if skip.ids and skip.holds(e):
+                continue
+            try:
+                is_dir = e.is_dir(follow_symlinks=True)
+            except OSError:
+                is_dir = False
+            if is_dir:
+                inner = _listing(Path(e.path), seen, False)
+                if isinstance(inner, str):
+                    if inner:
+                        yield e.path, inner
+                    continue
+                stack.append(iter(inner))
+                break  # into the folder; this one goes on where it stopped
+            if has_log_name(e.name) or is_container_name(e.name) or _is_record_text(e):
+                yield e.path, None
+        else:
+            stack.pop()
+
+
+def _listing(folder: Path, seen: set[FileId], named: bool) -> list[os.DirEntry[str]] | str:
+    """The entries of ``folder``, sorted by name; ``""`` for a folder not to enter (met
+    before, or a results store below the named one); why it cannot be listed."""
     try:
-        st = top.stat()
+        st = folder.stat()
         if (st.st_dev, st.st_ino) in seen:
-            return
+            return ""
         seen.add((st.st_dev, st.st_ino))
-        entries = sorted(os.scandir(top), key=lambda e: e.name)
-    except OSError:
-        return
-    if not named and {e.name for e in entries} >= STORE_MARKS and is_store(top):
-        return
-    for e in entries:
-        if skip.ids and skip.holds(e):
-            continue
-        try:
-            is_dir = e.is_dir(follow_symlinks=True)
-        except OSError:
-            is_dir = False
-        if is_dir:
-            yield from walk(Path(e.path), seen, skip)
-        elif has_log_name(e.name) or is_container_name(e.name) or _is_record_text(e):
-            yield e.path
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
+    except OSError as exc:
+        return f"cannot read the folder: {exc.strerror or exc}"
+    if not named and {e.name for e in entries} >= STORE_MARKS and is_store(folder):
+        return ""
+    return entries
 
 
 def _is_record_text(entry: os.DirEntry[str]) -> bool:

@@ -252,3 +252,56 @@ def test_a_fifo_named_like_a_catalog_is_refused_not_opened(
     out, err = capsys.readouterr()
     assert "catalog.sqlite: not read: a FIFO, not a regular file" in err
     assert "1 games, 13 rounds" in out
+
+
+def test_a_folder_nested_deeper_than_pythons_recursion_is_walked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The walk lost every log not yet listed (RecursionError, as an internal error)."""
+    import os
+    import sys
+
+    games = _folder(tmp_path)
+    deep = games / "deep"
+    deep.mkdir()
+    fd = os.open(deep, os.O_RDONLY)
+    try:
+        for _ in range(sys.getrecursionlimit() + 100):
+            os.mkdir("d", dir_fd=fd)
+            inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        with open(corpus_file(CLEAN), "rb") as src:
+            data = src.read()
+        out_fd = os.open("z.xml", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+        os.write(out_fd, data)
+        os.close(out_fd)
+    finally:
+        os.close(fd)
+    assert main(["audit", str(games)]) == 0
+    out, err = capsys.readouterr()
+    assert "2 games, 26 rounds" in out, err[-500:]
+
+
+def test_a_folder_that_cannot_be_read_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder the walk cannot list was passed over without a word (its logs lost)."""
+    import os
+
+    games = _folder(tmp_path)
+    private = games / "private"
+    private.mkdir()
+    shutil.copy(games / CLEAN, private / "hidden.xml")
+    real = os.scandir
+
+    def scandir(path: object) -> object:
+        if str(path).endswith("private"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    assert main(["audit", str(games)]) == 2
+    out, err = capsys.readouterr()
+    assert f"mjaudit: {private}: cannot read the folder: Permission denied" in err
+    assert "1 games, 13 rounds" in out and "1 unreadable" in out
