@@ -278,9 +278,19 @@ def test_a_folder_nested_deeper_than_pythons_recursion_is_walked(
         os.close(out_fd)
     finally:
         os.close(fd)
-    assert main(["audit", str(games)]) == 0
-    out, err = capsys.readouterr()
-    assert "2 games, 26 rounds" in out, err[-500:]
+    try:
+        assert main(["audit", str(games)]) == 0
+        out, err = capsys.readouterr()
+        assert "2 games, 26 rounds" in out, err[-500:]
+    finally:  # pytest's own clean-up of tmp_path recurses, and would fail on it
+        folders = [deep]
+        while (folders[-1] / "d").is_dir():
+            folders.append(folders[-1] / "d")
+        for folder in reversed(folders):
+            for child in folder.iterdir():
+                if not child.is_dir():
+                    child.unlink()
+            folder.rmdir()
 
 
 def test_a_folder_that_cannot_be_read_is_named(
