@@ -214,11 +214,11 @@ def iter_locators(
     paths = list(paths)
     named = named_ids(paths)
     skip = Skip({*leave_out, *named.values()})
-    done: set[FileId] = set()
+    done: set[FileId | str] = set()
     for raw in paths:
-        ident = named.get(raw)
+        ident: FileId | str | None = "-" if raw == "-" else named.get(raw)
         if ident is not None:
-            if ident in done:
+            if ident in done:  # named twice: read once (stdin would be empty the second time)
                 continue
             done.add(ident)
         try:

@@ -213,6 +213,18 @@ def test_a_file_or_folder_reached_twice_is_read_once(tmp_path: Path) -> None:
     assert names(games, tmp_path / "c.xml") == [*every, "c.xml"]
 
 
+def test_stdin_named_twice_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from parsers.containers import iter_locators
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(corpus_file(CLEAN).read_bytes())))
+    found = list(iter_locators(["-", "-"]))
+    assert [(loc.name, loc.error, len(loc.data or b"")) for loc in found] == [
+        ("-", "", corpus_file(CLEAN).stat().st_size)
+    ]
+
+
 def test_the_audit_counts_a_game_named_twice_once(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
