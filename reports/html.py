@@ -13,6 +13,7 @@ game and ``players.html``.
 from __future__ import annotations
 
 import difflib
+import errno
 import os
 import re
 import unicodedata
@@ -318,6 +319,14 @@ def write_report(
         if on_game is not None:
             on_game()
         return ReportResult((str(out),), (), 1, _worst(facts.findings))
+    if out.exists() and not out.is_dir():
+        # mkdir would say only "File exists".
+        raise FileExistsError(
+            errno.EEXIST,
+            "not a folder: a report of a folder, an archive or several inputs is a folder "
+            "of pages (-o names it)",
+            str(out),
+        )
     out.mkdir(parents=True, exist_ok=True)
     errors: list[str] = []
     seats: list[SeatGame] = []

@@ -144,6 +144,19 @@ def test_cli_report_of_a_folder_writes_an_index(tmp_path: Path) -> None:
     assert (out / "index.html").exists() and (out / "players.html").exists()
 
 
+def test_a_folder_report_onto_a_file_says_it_needs_a_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "site.html"
+    out.write_text("mine", encoding="utf-8")
+    assert main(["report", str(SAMPLES), "-o", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"mjaudit: {out}: cannot write: not a folder: a report of a folder, an archive or "
+        "several inputs is a folder of pages (-o names it)\n"
+    )
+    assert out.read_text(encoding="utf-8") == "mine"
+
+
 def test_every_statistic_is_defined_in_the_docs() -> None:
     from reports.stats import DEFINITIONS
 
