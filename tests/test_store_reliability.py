@@ -369,6 +369,24 @@ def test_merge_refuses_a_damaged_shard(
     assert str(victim) in one_line(err) and "compact --repair" in err
 
 
+def test_compact_and_merge_make_no_store_of_a_mistyped_folder(
+    store: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """They made an empty store there and said "compacted 0 parts into 0" (exit 0), or
+    made the target before finding that a shard was no store."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for folder in (empty, tmp_path / "absent"):
+        code, out, err = cli(["compact", "--store", str(folder)], capsys)
+        assert (code, out) == (2, "")
+        assert err == f"mjaudit: {folder}: not a results store (no {DB_NAME})\n"
+    assert list(empty.iterdir()) == [] and not (tmp_path / "absent").exists()
+    target = tmp_path / "merged"
+    code, _, err = cli(["merge", str(store), str(empty), "--into", str(target)], capsys)
+    assert code == 2 and err == f"mjaudit: {empty}: not a results store (no {DB_NAME})\n"
+    assert not target.exists() and list(empty.iterdir()) == []
+
+
 def _foreign(p: Path) -> None:
     p.unlink()
     conn = sqlite3.connect(p)

@@ -327,8 +327,11 @@ def merge(
 ) -> dict[str, int]:
     """Join shard stores into one (``mjaudit merge``); games already present are kept.
 
-    A shard with a missing or damaged part is refused before anything is copied from it.
+    A shard with a missing or damaged part is refused before anything is copied from it;
+    a shard that is no store at all, before the target is made.
     """
+    for src in sources:
+        _existing(src)
     target = Store(into, lock_wait=lock_wait)
     games = inputs = 0
     try:
@@ -342,6 +345,13 @@ def merge(
     finally:
         target.close()
     return {"stores": len(sources), "games_added": games, "inputs": inputs}
+
+
+def _existing(root: str | os.PathLike[str]) -> None:
+    """StoreError unless ``root`` holds a store's catalog: for the commands that work on
+    a store already made (``merge``'s shards, ``compact``), which `audit --store` makes."""
+    if not (Path(root) / DB_NAME).is_file():
+        raise StoreError(f"{root}: not a results store (no {DB_NAME})")
 
 
 def _merge_one(target: Store, root: Path) -> tuple[int, int]:
@@ -404,6 +414,7 @@ def compact(
     ones are dropped from the catalog with their files, and the inputs whose games
     they held are forgotten, so the next ``audit --store`` audits them again.
     """
+    _existing(root)  # a mistyped folder is not made a store to compact
     store = Store(root, check=not repair, lock_wait=lock_wait)
     dropped: list[guard.Damage] = []
     forgotten = 0
