@@ -213,7 +213,7 @@ def iter_locators(
     ask = _guarded(want)
     paths = list(paths)
     named = named_ids(paths)
-    skip = Skip({*leave_out, *named.values()})
+    skip = Skip(named.values(), own=leave_out)
     done: set[FileId | str] = set()
     for raw in paths:
         ident: FileId | str | None = "-" if raw == "-" else named.get(raw)

@@ -100,12 +100,14 @@ def named_ids(paths: Iterable[str]) -> dict[str, FileId]:
 
 class Skip:
     """The files and folders a walk passes over, by device and inode: the inodes alone
-    are tried first, which a folder's listing gives without a stat."""
+    are tried first, which a folder's listing gives without a stat. ``own`` are those
+    the command writes (the rest are named on the command line)."""
 
-    __slots__ = ("ids", "inodes")
+    __slots__ = ("ids", "inodes", "own")
 
-    def __init__(self, ids: Iterable[FileId] = ()) -> None:
-        self.ids = frozenset(ids)
+    def __init__(self, ids: Iterable[FileId] = (), own: Iterable[FileId] = ()) -> None:
+        self.own = frozenset(own)
+        self.ids = frozenset(ids) | self.own
         self.inodes = frozenset(ino for _, ino in self.ids)
 
     def holds(self, entry: os.DirEntry[str]) -> bool:
@@ -169,6 +171,10 @@ def walk(
         if first:
             yield str(top), first
         return
+    if skip.own and _file_id(top) in skip.own:
+        # The folder named is the command's own store (`audit --store games games`):
+        # the logs beside it are read, its catalog is not.
+        first = [e for e in first if e.name not in STORE_MARKS]
     stack = [iter(first)]
     while stack:
         for e in stack[-1]:
@@ -190,6 +196,14 @@ def walk(
                 yield e.path, None
         else:
             stack.pop()
+
+
+def _file_id(path: Path) -> FileId | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
 
 
 def _listing(folder: Path, seen: set[FileId], named: bool) -> list[os.DirEntry[str]] | str:

@@ -49,6 +49,18 @@ def test_a_store_inside_the_folder_it_audits_is_not_read(
     assert "catalog" not in second.err and "skipped 1 already in the store" in second.out
 
 
+def test_a_store_made_in_the_folder_it_audits_is_not_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``audit --store games games``: the logs beside the store are read, its catalog not."""
+    games = _folder(tmp_path)
+    for _ in range(2):
+        assert main(["audit", "--store", str(games), str(games)]) == 0
+        out, err = capsys.readouterr()
+        assert "0 unreadable" in out and err == "", err
+    assert "skipped 1 already in the store" in out
+
+
 def test_cases_export_into_the_folder_it_reads(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
