@@ -111,7 +111,9 @@ def regular_file_problem(mode: int) -> str | None:
         else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
         else "not a regular file"
     )  # fmt: skip
-    return f"not read: {kind}, not a regular file"
+    # A pipe (``<(zcat x.gz)`` names one) may block its reader for ever; stdin is read.
+    hint = " (give a pipe as -, standard input)" if stat.S_ISFIFO(mode) else ""
+    return f"not read: {kind}, not a regular file{hint}"
 
 
 def read_stream(fh: IO[bytes], limit: int, where: str) -> bytes:

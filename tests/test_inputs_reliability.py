@@ -270,6 +270,7 @@ def test_a_fifo_is_refused_by_its_type(tmp_path: Path) -> None:
     assert done.returncode == 2
     (line,) = err_lines(done.stderr)
     assert "x.xml" in line and "a FIFO, not a regular file" in line
+    assert line.endswith("(give a pipe as -, standard input)")
     assert "1 games" in done.stdout
     for argv in (["audit", str(tmp_path / "x.xml")], ["replay", str(tmp_path / "x.xml")]):
         done = _cli(argv, timeout=30)
