@@ -618,7 +618,11 @@ def override(base: Ruleset, values: Mapping[str, object], path: str = "<rules>")
         if key == "base":
             continue
         if key not in names:
-            raise RulesError(f"{path}: unknown rule {key!r}")
+            import difflib  # only for this message
+
+            near = difflib.get_close_matches(key, list(names), n=2)
+            meant = f" (did you mean {', '.join(near)}?)" if near else ""
+            raise RulesError(f"{path}: unknown rule {key!r}{meant}")
         changes[key] = _coerce(key, getattr(base, key), value, path)
     rules = dataclasses.replace(base, **changes)  # type: ignore[arg-type]
     if len(rules.uma) != rules.players:

@@ -57,7 +57,9 @@ def test_toml_override(tmp_path: Path) -> None:
 def test_toml_errors_name_the_file(tmp_path: Path) -> None:
     f = tmp_path / "bad.toml"
     f.write_text("kirriage = true\n", encoding="utf-8")
-    with pytest.raises(RulesError, match=r"bad\.toml: unknown rule 'kirriage'"):
+    with pytest.raises(
+        RulesError, match=r"bad\.toml: unknown rule 'kirriage' \(did you mean kiriage\?\)$"
+    ):
         load_rules(str(f))
     with pytest.raises(RulesError, match="unknown rules preset"):
         load_rules("tenhoo")
