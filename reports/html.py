@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 __all__ = [
     "GameRows",
     "ReportResult",
+    "UnknownLobby",
     "UnknownPlayer",
     "collect_path",
     "render_game",
@@ -359,7 +360,26 @@ def write_report(
     players = build_players_view(only=only, rows=kept, min_games=min_games)
     _write(out / "players.html", "players.html.j2", **_players_context(players))
     written += [str(out / "players.html"), str(out / "index.html")]
+    _check_lobbies(lobbies, seats)
     return ReportResult(tuple(written), tuple(errors), games, worst)
+
+
+class UnknownLobby(MjauditError):
+    """``--lobby`` named no lobby of the games reported (a typo keeps no game)."""
+
+
+def _check_lobbies(lobbies: Sequence[str], seats: Sequence[SeatGame]) -> None:
+    """Raise :class:`UnknownLobby` when games were read but none is in any of
+    ``lobbies``, naming the lobbies they are in (the pages are written first)."""
+    if not lobbies or not seats:
+        return
+    names = {n for row in seats for n in (row.rules, row.room, row.category) if n}
+    folded = {n.casefold() for n in names}
+    if any(lobby.casefold() in folded for lobby in lobbies):
+        return
+    asked = ", ".join(repr(lobby) for lobby in lobbies)
+    known = ", ".join(sorted(names, key=str.casefold))
+    raise UnknownLobby(f"--lobby {asked} matches no game (these games are in: {known})")
 
 
 def _game_page(name: str, facts: GameFacts, index_href: str | None = None) -> str:

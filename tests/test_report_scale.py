@@ -123,6 +123,19 @@ def test_an_unknown_player_exits_2_with_the_nearest_names(
     assert "no player of that name in 3 games" in capsys.readouterr().err
 
 
+def test_a_lobby_that_names_no_game_exits_2_with_the_games_lobbies(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = tmp_path / "site"
+    assert main(["report", str(SAMPLES), "-o", str(site), "--lobby", "tenhuo"]) == 2
+    err = capsys.readouterr().err
+    assert err == "mjaudit: --lobby 'tenhuo' matches no game (these games are in: ippan, tenhou)\n"
+    assert (site / "index.html").exists() and (site / "players.html").exists()
+    # One of several that matches is a choice, not a typo.
+    code = main(["report", str(SAMPLES), "-o", str(site), "--lobby", "tenhuo", "--lobby", "TENHOU"])
+    assert code == 1 and "--lobby" not in capsys.readouterr().err  # broken_dora's error: 1
+
+
 def test_player_names_are_compared_after_nfkc(tmp_path: Path) -> None:
     logs = _folder(tmp_path, {"a.xml": _renamed(CLEAN, 0, FULL_WIDTH), "b.xml": KANS})
     site = tmp_path / "site"
