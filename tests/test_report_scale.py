@@ -309,7 +309,8 @@ def test_the_statistics_filters_on_the_command_line(tmp_path: Path) -> None:
     assert main([*args, "--until", "2008-12-31"]) == 0
     index = (site / "index.html").read_text(encoding="utf-8")
     assert "2008-09-20" in index and "2009-06-03" not in index
-    assert main([*args, "--lobby", "nosuchroom"]) == 0
+    # A lobby no game is in keeps none, and says so (exit 2), the pages written.
+    assert main([*args, "--lobby", "nosuchroom"]) == 2
     assert "2008-09-20" not in (site / "index.html").read_text(encoding="utf-8")
     assert main([*args, "--min-games", "2"]) == 0
     players = (site / "players.html").read_text(encoding="utf-8")
