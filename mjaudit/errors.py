@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["LogFormatError", "MjauditError", "ReplayError", "SourcePos"]
+__all__ = ["LogFormatError", "MjauditError", "ReplayError", "SourcePos", "did_you_mean"]
 
 
 class SourcePos(NamedTuple):
@@ -52,3 +52,12 @@ class ReplayError(MjauditError):
         self.message = message
         self.pos = pos
         super().__init__(f"{pos}: {message}" if pos else message)
+
+
+def did_you_mean(name: str, known: list[str], n: int = 3) -> str:
+    """`` (did you mean a, b?)``: the names of ``known`` nearest to a mistyped ``name``
+    (difflib's), for the end of an error message; ``""`` when none is near."""
+    import difflib  # only for a message
+
+    near = difflib.get_close_matches(name, known, n=n)
+    return f" (did you mean {', '.join(near)}?)" if near else ""

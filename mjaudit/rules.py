@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal, get_args
 
-from mjaudit.errors import MjauditError
+from mjaudit.errors import MjauditError, did_you_mean
 from mjaudit.events import RulesHint
 
 __all__ = ["PRESETS", "RulesError", "Ruleset", "load_rules", "override", "preset", "rules_for"]
@@ -618,11 +618,7 @@ def override(base: Ruleset, values: Mapping[str, object], path: str = "<rules>")
         if key == "base":
             continue
         if key not in names:
-            import difflib  # only for this message
-
-            near = difflib.get_close_matches(key, list(names), n=2)
-            meant = f" (did you mean {', '.join(near)}?)" if near else ""
-            raise RulesError(f"{path}: unknown rule {key!r}{meant}")
+            raise RulesError(f"{path}: unknown rule {key!r}{did_you_mean(key, list(names), 2)}")
         changes[key] = _coerce(key, getattr(base, key), value, path)
     rules = dataclasses.replace(base, **changes)  # type: ignore[arg-type]
     if len(rules.uma) != rules.players:

@@ -21,7 +21,7 @@ from typing import IO, Protocol
 from analyzer.checks.case_compare import KINDS, Comparison, Disagreement, compare_all, example
 from analyzer.checks.case_scoring import CaseError, answer_line
 from analyzer.checks.cases import CASE_SCHEMA, yaku_name
-from mjaudit.errors import MjauditError
+from mjaudit.errors import MjauditError, did_you_mean
 from mjaudit.events import Limit
 from mjaudit.findings import JsonValue
 from mjaudit.yaku import Yaku
@@ -136,11 +136,7 @@ _LIMIT_NAMES = frozenset(limit.name.lower() for limit in Limit)
 
 
 def _unknown(what: str, name: str, known: Iterable[str]) -> str:
-    import difflib
-
-    near = difflib.get_close_matches(name, list(known), n=3)
-    hint = f" (did you mean {', '.join(near)}?)" if near else ""
-    return f"no {what} is called {name!r}{hint}"
+    return f"no {what} is called {name!r}{did_you_mean(name, list(known))}"
 
 
 def parse_filter(spec: str) -> CaseFilter:

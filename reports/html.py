@@ -46,7 +46,7 @@ from parsers.containers import (
 )
 from reports.charts import SEAT_COLOURS, prepare_charts
 from reports.i18n import current, gettext, language
-from reports.stats import SeatGame, seat_games, select_rows
+from reports.stats import SeatGame, lobby_names, seat_games, select_rows
 from reports.tiles_svg import sprite
 from reports.views import GameView, build_game_view
 from reports.views_facts import GameFacts, collect_game
@@ -373,7 +373,7 @@ def _check_lobbies(lobbies: Sequence[str], seats: Sequence[SeatGame]) -> None:
     ``lobbies``, naming the lobbies they are in (the pages are written first)."""
     if not lobbies or not seats:
         return
-    names = {n for row in seats for n in (row.rules, row.room, row.category) if n}
+    names = {n for row in seats for n in lobby_names(row)}
     folded = {n.casefold() for n in names}
     if any(lobby.casefold() in folded for lobby in lobbies):
         return

@@ -39,6 +39,7 @@ __all__ = [
     "SeatGame",
     "WinFact",
     "game_date",
+    "lobby_names",
     "seat_games",
     "select_rows",
     "totals_by_player",
@@ -342,6 +343,12 @@ def _day(value: datetime.date | str | None) -> str | None:
     return datetime.date.fromisoformat(value).isoformat()  # ValueError names a bad date
 
 
+def lobby_names(row: SeatGame) -> tuple[str, ...]:
+    """The names ``--lobby`` finds a game's row by: its rules preset, its room as the log
+    names it and its kind of room, where known."""
+    return tuple(n for n in (row.rules, row.room, row.category) if n)
+
+
 def select_rows(
     rows: Iterable[SeatGame],
     *,
@@ -375,9 +382,7 @@ def select_rows(
                 continue
             if last is not None and row.date > last:
                 continue
-        if wanted is not None and wanted.isdisjoint(
-            n.casefold() for n in (row.rules, row.room, row.category) if n
-        ):
+        if wanted is not None and wanted.isdisjoint(n.casefold() for n in lobby_names(row)):
             continue
         kept.append(row)
     if min_games > 1:

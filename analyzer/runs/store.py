@@ -351,7 +351,7 @@ def _existing(root: str | os.PathLike[str]) -> None:
     """StoreError unless ``root`` holds a store's catalog: for the commands that work on
     a store already made (``merge``'s shards, ``compact``), which `audit --store` makes."""
     if not (Path(root) / DB_NAME).is_file():
-        raise StoreError(f"{root}: not a results store (no {DB_NAME})")
+        raise StoreError(cat.not_a_store(root))
 
 
 def _merge_one(target: Store, root: Path) -> tuple[int, int]:

@@ -33,6 +33,7 @@ __all__ = [
     "game_rows",
     "input_row",
     "known_content",
+    "not_a_store",
     "part_id",
     "register",
     "storable",
@@ -141,6 +142,11 @@ def _json(value: JsonValue) -> str | None:
     return None if value is None else json.dumps(value, ensure_ascii=False)
 
 
+def not_a_store(root: str | os.PathLike[str]) -> str:
+    """What every command says of a folder with no catalog where a store was asked for."""
+    return f"{Path(root)}: not a results store (no {DB_NAME})"
+
+
 def connect(path: Path, read_only: bool = False, new_ok: bool = True) -> sqlite3.Connection:
     """The catalog; a file that is not a readable catalog is a :class:`StoreError`.
 
@@ -148,7 +154,7 @@ def connect(path: Path, read_only: bool = False, new_ok: bool = True) -> sqlite3
     already holds part files) a catalog without them is lost, not new.
     """
     if read_only and not path.exists():
-        raise FileNotFoundError(f"{path.parent}: not a results store (no {path.name})")
+        raise FileNotFoundError(not_a_store(path.parent))
     try:
         if read_only:
             conn = sqlite3.connect(path.resolve().as_uri() + "?mode=ro", uri=True, timeout=30)
