@@ -40,6 +40,7 @@ from mjaudit.errors import LogFormatError, MjauditError
 from mjaudit.events import GameLog, RulesHint
 from parsers.sources import (
     DEFAULT_MAX_INPUT,
+    HEAD_SIZE,
     bunzip2,
     decompress,
     load_bytes,
@@ -58,7 +59,9 @@ from parsers.walk import (
     catalog_tables,
     file_ids,
     has_log_name,
+    is_untold_name,
     named_ids,
+    sniffed,
     walk,
 )
 
@@ -275,7 +278,8 @@ def _expand(
         yield from _tar_members(path, want, max_size)
     elif kind == "sqlite":
         yield from _db_rows(path, selection, want)
-    elif explicit or has_log_name(path) or path.lower().endswith(".txt"):  # sniffed by walk
+    elif explicit or has_log_name(path) or is_untold_name(os.path.basename(path)):
+        # (an untold name is here because the walk found a log's first bytes in it)
         key = f"{os.path.abspath(path)}:{st.st_size}:{st.st_mtime_ns}"
         loc = Locator("file", path, key=key)
         if want is None or want(loc):
@@ -337,7 +341,7 @@ def _zip_members(path: str, want: Want | None) -> Iterator[Locator]:
             infos = [
                 (i, info)
                 for i, info in enumerate(zf.infolist())
-                if not info.is_dir() and has_log_name(info.filename)
+                if not info.is_dir() and _zip_log(zf, info)
             ]
     except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
         yield _unreadable(path, f"{path}: unreadable zip: {exc}")
@@ -353,6 +357,22 @@ def _zip_members(path: str, want: Want | None) -> Iterator[Locator]:
         loc = Locator("zip", path, member, key, index=i)
         if want is None or want(loc):
             yield loc
+
+
+def _zip_log(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
+    """Whether a zip member is read: a log's name, or an untold name (parsers.walk)
+    and a log's first bytes. A member whose first bytes cannot be read is read, so
+    that its problem is named."""
+    if has_log_name(info.filename):
+        return True
+    if not is_untold_name(os.path.basename(info.filename)):
+        return False
+    try:
+        with zf.open(info) as fh:
+            head = fh.read(HEAD_SIZE)
+    except Exception:  # encrypted, broken, an unknown method: the reader says which
+        return True
+    return sniffed(head)
 
 
 class _TarInfo(tarfile.TarInfo):
@@ -408,8 +428,19 @@ def _tar_stream(
     headers: list[tarfile.TarInfo] = getattr(tf, "members")  # noqa: B009
     while (info := tf.next()) is not None:
         headers.clear()  # a stream keeps every header it read otherwise
-        if not info.isfile() or not has_log_name(info.name):
+        if not info.isfile():
             continue
+        fh = None
+        head = b""
+        if not has_log_name(info.name):
+            # An untold name is judged by its first bytes (read here: a stream is
+            # read once, in order, so the rest of the member is read on from them).
+            if not is_untold_name(os.path.basename(info.name)):
+                continue
+            fh = tf.extractfile(info)
+            head = fh.read(HEAD_SIZE) if fh is not None else b""
+            if not sniffed(head):
+                continue
         member = names(info.name)
         key = f"{where}!{member}:{info.size}:{int(info.mtime)}"
         loc = Locator("tar", path, member, key)
@@ -418,8 +449,9 @@ def _tar_stream(
         if info.size > max_size:  # refused by its header, before it is read
             yield replace(loc, error=str(too_large(loc.name, max_size, info.size)))
             continue
-        fh = tf.extractfile(info)
-        yield replace(loc, data=fh.read() if fh is not None else b"")
+        if fh is None:
+            fh = tf.extractfile(info)
+        yield replace(loc, data=head + fh.read() if fh is not None else head)
 
 
 # Column names of the two downloaders' ``logs`` tables (see docs/scale.md):

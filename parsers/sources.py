@@ -26,7 +26,9 @@ from parsers.tenhou_xml import parse_tenhou_xml
 
 __all__ = [
     "DEFAULT_MAX_INPUT",
+    "HEAD_SIZE",
     "LOG_SUFFIXES",
+    "MAX_LAYERS",
     "InputTooLarge",
     "bunzip2",
     "decompress",
@@ -34,7 +36,7 @@ __all__ = [
     "iter_inputs",
     "load",
     "load_bytes",
-    "looks_like_record_text",
+    "looks_like_log",
     "read_input",
     "read_regular_file",
     "read_stream",
@@ -50,6 +52,9 @@ DEFAULT_MAX_INPUT = 64 * 1024 * 1024
 
 #: Compressed layers undone at most: a gzip'd log, or a gzip'd log gzip'd again.
 MAX_LAYERS = 2
+
+#: How much of a file is read to tell whether it is a log, when its name does not say.
+HEAD_SIZE = 4096
 
 _CHUNK = 1 << 20
 
@@ -269,9 +274,45 @@ def load_bytes(data: bytes, path: str) -> GameLog:
     )
 
 
-def looks_like_record_text(head: bytes) -> bool:
-    """Whether the first bytes of a file look like a Mahjong Soul record's JSON."""
-    return head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{" and bool(_MAHJONGSOUL_MARK.search(head))
+# A log's own marks near its start: mjlog XML's root; a Tenhou JSON game's ``log``; an
+# mjai log's first event (``start_game``, or ``start_kyoku`` for a hand cut out);
+# Mahjong Soul's record keys (_MAHJONGSOUL_MARK).
+_XML_MARK = re.compile(rb"<mjloggm[\s>/]")
+_JSON_MARK = re.compile(rb'"log"\s*:\s*\[|"type"\s*:\s*"start_(game|kyoku)"')
+
+
+def _inflated_start(head: bytes, kind: str) -> bytes | None:
+    """What the first bytes of compressed data inflate to (at most HEAD_SIZE bytes);
+    None where nothing can be read out of them."""
+    d = zlib.decompressobj(16 + zlib.MAX_WBITS) if kind == "gzip" else bz2.BZ2Decompressor()
+    try:
+        out: bytes = d.decompress(head, HEAD_SIZE)
+    except (OSError, EOFError, ValueError, zlib.error):
+        return None
+    return out if out or d.eof else None
+
+
+def looks_like_log(head: bytes, layers: int = MAX_LAYERS) -> bool:
+    """Whether a file's first bytes are those of a game log (any format mjaudit reads,
+    plain or compressed): for a file whose name does not say what it holds (a bare
+    Tenhou log id, ``x.gz``, ``x.log``, ``x.txt``; parsers.walk).
+
+    Compressed data is judged by what its start inflates to; compressed data out of
+    which nothing can be read (broken, or too little of it to tell) counts as a log,
+    so that the reader names its problem rather than the file being passed over.
+    """
+    kind = _compression(head)
+    if kind is not None:
+        if not layers:
+            return True  # one layer too many: the reader says so
+        inner = _inflated_start(head, kind)
+        return inner is None or looks_like_log(inner, layers - 1)
+    text = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:HEAD_SIZE]
+    if text[:1] == b"<":
+        return bool(_XML_MARK.search(text))
+    if text[:1] == b"{":
+        return bool(_JSON_MARK.search(text) or _MAHJONGSOUL_MARK.search(text))
+    return False
 
 
 def _load_json(data: bytes, path: str) -> GameLog:

@@ -1,7 +1,9 @@
 """Finding the logs below a folder: which files are listed, which are left out.
 
 A walk lists, depth first and sorted, every file with a log's or a container's name,
-and the ``.txt`` files that hold a Mahjong Soul record. It leaves out:
+and the files whose names leave open what they hold (no suffix, ``.log``, ``.txt``,
+perhaps gzip'd: :func:`is_untold_name`) when their first bytes are a log's. It
+leaves out:
 
 - what the command itself writes (``leave_out`` of :func:`parsers.containers.iter_locators`,
   made by :func:`file_ids`: a store, a cases file, an output redirected into the folder
@@ -22,7 +24,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from parsers.sources import looks_like_record_text
+from parsers.sources import HEAD_SIZE, MAX_LAYERS, looks_like_log
 
 __all__ = [
     "NO_SKIP",
@@ -36,13 +38,16 @@ __all__ = [
     "has_log_name",
     "is_container_name",
     "is_store",
+    "is_untold_name",
     "named_ids",
+    "sniffed",
     "walk",
 ]
 
 TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz")
 _LOG_SUFFIXES = (".xml", ".mjlog", ".json", ".jsonl", ".mjson")
 _CONTAINER_SUFFIXES = (".zip", ".db", ".sqlite", ".sqlite3", *TAR_SUFFIXES)
+_UNTOLD_SUFFIXES = ("", ".log", ".txt")
 
 #: The files that make a folder a results store (``audit --store``: its catalog and
 #: its writer's lock, analyzer.runs.store_catalog and store_guard): walked into, such
@@ -192,7 +197,7 @@ def walk(
                     continue
                 stack.append(iter(inner))
                 break  # into the folder; this one goes on where it stopped
-            if has_log_name(e.name) or is_container_name(e.name) or _is_record_text(e):
+            if has_log_name(e.name) or is_container_name(e.name) or _sniffed_file(e):
                 yield e.path, None
         else:
             stack.pop()
@@ -223,20 +228,37 @@ def _listing(folder: Path, seen: set[FileId], named: bool) -> list[os.DirEntry[s
     return entries
 
 
-def _is_record_text(entry: os.DirEntry[str]) -> bool:
-    """A ``.txt`` file that holds a Mahjong Soul record, as in-client exporters save it.
+def is_untold_name(name: str) -> bool:
+    """Whether a file's name leaves open what it holds: no suffix (a Tenhou log kept
+    under its bare id), ``.log`` or ``.txt`` (a Mahjong Soul record as in-client
+    exporters save it), each perhaps with ``.gz`` or ``.bz2`` after it (``x.gz``).
+    Such a file is listed when its first bytes are a log's (:func:`sniffed`)."""
+    stem = name.lower()
+    for _ in range(MAX_LAYERS):
+        stem = stem.removesuffix(".gz").removesuffix(".bz2")
+    return os.path.splitext(stem)[1] in _UNTOLD_SUFFIXES
 
-    Folders hold other text files (notes, read-me files) that are not logs: a
-    ``.txt`` is listed only when its first bytes show a record's keys. Named on the
-    command line, any file is read.
+
+def sniffed(head: bytes) -> bool:
+    """Whether a file of an untold name, whose first bytes are ``head`` (at least
+    HEAD_SIZE of them where it has as many), is listed: see
+    :func:`parsers.sources.looks_like_log`."""
+    return looks_like_log(head)
+
+
+def _sniffed_file(entry: os.DirEntry[str]) -> bool:
+    """A file of an untold name whose first bytes are a log's.
+
+    Folders hold other files (notes, read-me files, a program's log) that are not
+    logs: such a file is left out. Named on the command line, any file is read.
     """
-    if not entry.name.lower().endswith(".txt"):
+    if not is_untold_name(entry.name):
         return False
     try:
-        if not entry.is_file():
+        if not entry.is_file():  # a FIFO is never opened
             return False
         with open(entry.path, "rb") as fh:
-            head = fh.read(4096)
+            head = fh.read(HEAD_SIZE)
     except OSError:
         return False
-    return looks_like_record_text(head)
+    return sniffed(head)

@@ -1,0 +1,132 @@
+"""Logs whose names do not say what they are: found by their first bytes.
+
+Tenhou serves a log as gzip'd mjlog XML, and it is often kept under its bare id
+(``club-2019-01-01-table-1``), as ``x.gz`` or ``x.log``. A folder walk, a
+zip and a tar list such a file when its first bytes are a log's (or compressed data
+that starts as one), and leave out what is not (a read-me, an index page, a program's
+log). A broken gzip with nothing inside to tell is listed, and refused with its
+problem, rather than passed over.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import json
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from parsers.containers import iter_locators
+from parsers.convert import convert_log
+from parsers.sources import load_bytes, looks_like_log
+from reports.cli import main
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
+
+
+@pytest.fixture()
+def xml() -> bytes:
+    return (SAMPLES / "clean_game.xml").read_bytes()
+
+
+def _audit(capsys: pytest.CaptureFixture[str], *paths: str) -> tuple[int, dict[str, object]]:
+    code = main(["audit", "--format", "json", *paths])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def _files(doc: dict[str, object]) -> dict[str, object]:
+    files = doc["files"]
+    assert isinstance(files, list)
+    return {Path(f["path"].split("!")[-1]).name: f for f in files}
+
+
+def test_a_folder_of_logs_under_untold_names_is_audited(
+    tmp_path: Path, xml: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "club-2019-01-01-table-1").write_bytes(gzip.compress(xml))
+    (tmp_path / "game.gz").write_bytes(gzip.compress(xml))
+    (tmp_path / "game2.bz2").write_bytes(bz2.compress(xml))
+    (tmp_path / "plain").write_bytes(xml)
+    (tmp_path / "game.log").write_bytes(xml)
+    # Not logs: left out without a word.
+    (tmp_path / "README").write_text("the games of our club\n", encoding="utf-8")
+    (tmp_path / "index.html.gz").write_bytes(gzip.compress(b"<html><body>list</body></html>"))
+    (tmp_path / "notes.gz").write_bytes(gzip.compress(b"some notes\n"))
+    (tmp_path / "run.log").write_text("2026-12-05 12:00 started\n", encoding="utf-8")
+    (tmp_path / "empty").write_bytes(b"")
+    code, doc = _audit(capsys, str(tmp_path))
+    assert code == 0
+    files = _files(doc)
+    assert set(files) == {
+        "club-2019-01-01-table-1", "game.gz", "game2.bz2", "plain", "game.log",
+    }  # fmt: skip
+    assert all(f["error"] is None for f in files.values())  # type: ignore[index]
+
+
+def test_a_broken_gzip_in_a_folder_is_named_not_passed_over(
+    tmp_path: Path, xml: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "good.xml").write_bytes(xml)
+    (tmp_path / "bad.gz").write_bytes(b"\x1f\x8b\x08\x00garbage")
+    code, doc = _audit(capsys, str(tmp_path))
+    assert code == 2
+    files = _files(doc)
+    assert set(files) == {"good.xml", "bad.gz"}
+    assert "broken gzip data" in str(files["bad.gz"]["error"])  # type: ignore[index]
+    assert files["good.xml"]["error"] is None  # type: ignore[index]
+
+
+def test_untold_members_of_a_zip_and_a_tar_are_read(
+    tmp_path: Path, xml: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mjai = convert_log(load_bytes(xml, "clean_game.xml"), "mjai")
+    zpath = tmp_path / "games.zip"
+    with zipfile.ZipFile(zpath, "w") as zf:
+        zf.writestr("logs/club-2019-01-01-table-1", gzip.compress(xml))
+        zf.writestr("logs/game.log", mjai)
+        zf.writestr("logs/README", "not a log")
+    tpath = tmp_path / "games.tar.gz"
+    with tarfile.open(tpath, "w:gz") as tf:
+        for name, data in (("g1", xml), ("g2.gz", gzip.compress(xml)), ("LICENSE", b"MIT\n")):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    names = sorted(loc.name for loc in iter_locators([str(zpath), str(tpath)]))
+    assert [n.split("!")[1] for n in names] == [
+        "g1", "g2.gz", "logs/club-2019-01-01-table-1", "logs/game.log",
+    ]  # fmt: skip
+    code, doc = _audit(capsys, str(zpath), str(tpath))
+    assert code == 0
+    assert len(_files(doc)) == 4
+
+
+@pytest.mark.parametrize(
+    ("head", "log"),
+    [
+        (b'<?xml version="1.0"?>\n<mjloggm ver="2.3"><SHUFFLE', True),
+        (b"\xef\xbb\xbf <mjloggm ver=", True),
+        (b'{"title":["",""],"name":["a"],"rule":{},"log":[', True),
+        (b'{"type":"start_game","names":["a","b","c","d"]}\n', True),
+        (b'{"head":{"uuid":"x"},"data":""}', True),
+        (b"<html><head>", False),
+        (b'{"name": "my-package", "version": "1.0"}', False),
+        (b"started the server\n", False),
+        (b"", False),
+    ],
+)
+def test_looks_like_log(head: bytes, log: bool) -> None:
+    assert looks_like_log(head) is log
+    assert looks_like_log(gzip.compress(head)) is log
+    assert looks_like_log(gzip.compress(gzip.compress(head))) is log
+
+
+def test_compressed_data_cut_short_is_still_judged_by_its_start(xml: bytes) -> None:
+    # The walk reads only a file's first bytes: a prefix of a gzip'd log.
+    assert looks_like_log(gzip.compress(xml)[:200])
+    assert looks_like_log(bz2.compress(xml)[:600])
+    # Nothing can be read out of it: listed, for the reader to say why.
+    assert looks_like_log(b"\x1f\x8b\x08\x00garbage")
