@@ -59,6 +59,7 @@ from parsers.walk import (
     catalog_tables,
     file_ids,
     has_log_name,
+    is_archive_name,
     is_untold_name,
     named_ids,
     sniffed,
@@ -341,7 +342,7 @@ def _zip_members(path: str, want: Want | None) -> Iterator[Locator]:
             infos = [
                 (i, info)
                 for i, info in enumerate(zf.infolist())
-                if not info.is_dir() and _zip_log(zf, info)
+                if not info.is_dir() and (_zip_log(zf, info) or is_archive_name(info.filename))
             ]
     except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
         yield _unreadable(path, f"{path}: unreadable zip: {exc}")
@@ -356,7 +357,16 @@ def _zip_members(path: str, want: Want | None) -> Iterator[Locator]:
         key = f"{where}!{member}:{info.CRC:08x}:{info.file_size}"
         loc = Locator("zip", path, member, key, index=i)
         if want is None or want(loc):
-            yield loc
+            yield _nested(loc) if is_archive_name(member) else loc
+
+
+# An archive found inside an archive is named rather than passed over; it is not
+# opened (its logs would need a third kind of name and a second bound on memory).
+_NESTED = "not read: an archive inside an archive (unpack the outer one first)"
+
+
+def _nested(loc: Locator) -> Locator:
+    return replace(loc, error=f"{loc.name}: {_NESTED}")
 
 
 def _zip_log(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
@@ -432,6 +442,13 @@ def _tar_stream(
             continue
         fh = None
         head = b""
+        if is_archive_name(info.name):
+            member = names(info.name)
+            key = f"{where}!{member}:{info.size}:{int(info.mtime)}"
+            nested = Locator("tar", path, member, key)
+            if want is None or want(nested):
+                yield _nested(nested)
+            continue
         if not has_log_name(info.name):
             # An untold name is judged by its first bytes (read here: a stream is
             # read once, in order, so the rest of the member is read on from them).

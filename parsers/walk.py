@@ -36,6 +36,7 @@ __all__ = [
     "catalog_tables",
     "file_ids",
     "has_log_name",
+    "is_archive_name",
     "is_container_name",
     "is_store",
     "is_untold_name",
@@ -61,6 +62,11 @@ def has_log_name(name: str) -> bool:
 
 def is_container_name(name: str) -> bool:
     return name.lower().endswith(_CONTAINER_SUFFIXES)
+
+
+def is_archive_name(name: str) -> bool:
+    """A zip's or a tar's name (an archive inside an archive is named, not read)."""
+    return name.lower().endswith((".zip", *TAR_SUFFIXES))
 
 
 #: A file or folder as the system knows it: (device, inode), whatever its name.

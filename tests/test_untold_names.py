@@ -130,3 +130,31 @@ def test_compressed_data_cut_short_is_still_judged_by_its_start(xml: bytes) -> N
     assert looks_like_log(bz2.compress(xml)[:600])
     # Nothing can be read out of it: listed, for the reader to say why.
     assert looks_like_log(b"\x1f\x8b\x08\x00garbage")
+
+
+def test_an_archive_inside_an_archive_is_named_not_passed_over(
+    tmp_path: Path, xml: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inner = io.BytesIO()
+    with zipfile.ZipFile(inner, "w") as zf:
+        zf.writestr("game.xml", xml)
+    zpath = tmp_path / "all.zip"
+    with zipfile.ZipFile(zpath, "w") as zf:
+        zf.writestr("2019.zip", inner.getvalue())
+        zf.writestr("game.xml", xml)
+    tpath = tmp_path / "all.tar"
+    with tarfile.open(tpath, "w") as tf:
+        for name, data in (("2020.tar.gz", b"\x1f\x8b\x08\x00"), ("game.xml", xml)):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    code, doc = _audit(capsys, str(zpath), str(tpath))
+    assert code == 2
+    errors = {f["path"]: f["error"] for f in doc["files"]}  # type: ignore[attr-defined]
+    nested = "not read: an archive inside an archive (unpack the outer one first)"
+    assert errors == {
+        f"{zpath}!2019.zip": f"{zpath}!2019.zip: {nested}",
+        f"{zpath}!game.xml": None,
+        f"{tpath}!2020.tar.gz": f"{tpath}!2020.tar.gz: {nested}",
+        f"{tpath}!game.xml": None,
+    }
