@@ -43,6 +43,7 @@ from parsers.sources import (
     HEAD_SIZE,
     bunzip2,
     decompress,
+    is_mac_metadata,
     load_bytes,
     read_regular_file,
     read_stream,
@@ -373,16 +374,21 @@ def _zip_log(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
     """Whether a zip member is read: a log's name, or an untold name (parsers.walk)
     and a log's first bytes. A member whose first bytes cannot be read is read, so
     that its problem is named."""
-    if has_log_name(info.filename):
-        return True
-    if not is_untold_name(os.path.basename(info.filename)):
+    name = info.filename
+    if name.startswith("__MACOSX/") or "/__MACOSX/" in name:
+        return False  # what macOS's archiver adds to every zip: metadata, no logs
+    base = os.path.basename(name)
+    logs_name = has_log_name(base)
+    if not logs_name and not is_untold_name(base):
         return False
+    if logs_name and not base.startswith("._"):
+        return True
     try:
         with zf.open(info) as fh:
             head = fh.read(HEAD_SIZE)
     except Exception:  # encrypted, broken, an unknown method: the reader says which
         return True
-    return sniffed(head)
+    return not is_mac_metadata(base, head) and (logs_name or sniffed(head))
 
 
 class _TarInfo(tarfile.TarInfo):
@@ -449,14 +455,17 @@ def _tar_stream(
             if want is None or want(nested):
                 yield _nested(nested)
             continue
-        if not has_log_name(info.name):
-            # An untold name is judged by its first bytes (read here: a stream is
-            # read once, in order, so the rest of the member is read on from them).
-            if not is_untold_name(os.path.basename(info.name)):
-                continue
+        base = os.path.basename(info.name)
+        logs_name = has_log_name(base)
+        if not logs_name and not is_untold_name(base):
+            continue
+        if not logs_name or base.startswith("._"):
+            # Judged by its first bytes (read here: a stream is read once, in order,
+            # so the rest of the member is read on from them): an untold name, and
+            # macOS's metadata (``._NAME``), which is no log.
             fh = tf.extractfile(info)
             head = fh.read(HEAD_SIZE) if fh is not None else b""
-            if not sniffed(head):
+            if is_mac_metadata(base, head) or not (logs_name or sniffed(head)):
                 continue
         member = names(info.name)
         key = f"{where}!{member}:{info.size}:{int(info.mtime)}"

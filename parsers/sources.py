@@ -25,6 +25,7 @@ from mjaudit.events import GameLog
 from parsers.tenhou_xml import parse_tenhou_xml
 
 __all__ = [
+    "APPLE_DOUBLE",
     "DEFAULT_MAX_INPUT",
     "HEAD_SIZE",
     "LOG_SUFFIXES",
@@ -33,6 +34,7 @@ __all__ = [
     "bunzip2",
     "decompress",
     "format_size",
+    "is_mac_metadata",
     "iter_inputs",
     "load",
     "load_bytes",
@@ -52,6 +54,9 @@ DEFAULT_MAX_INPUT = 64 * 1024 * 1024
 
 #: Compressed layers undone at most: a gzip'd log, or a gzip'd log gzip'd again.
 MAX_LAYERS = 2
+
+#: The first bytes of an AppleDouble file (:func:`is_mac_metadata`).
+APPLE_DOUBLE = b"\x00\x05\x16\x07"
 
 #: How much of a file is read to tell whether it is a log, when its name does not say.
 HEAD_SIZE = 4096
@@ -258,8 +263,17 @@ def bunzip2(data: bytes, where: str, limit: int) -> bytes:
     return b"".join(out)
 
 
+def is_mac_metadata(name: str, head: bytes) -> bool:
+    """Whether a file is the metadata macOS keeps beside another as ``._NAME`` (an
+    AppleDouble file; its archiver also puts them in ``__MACOSX/`` in every zip):
+    by its name and its first four bytes."""
+    return os.path.basename(name).startswith("._") and head.startswith(APPLE_DOUBLE)
+
+
 def load_bytes(data: bytes, path: str) -> GameLog:
     """Parse already-read bytes, sniffing the format from the content."""
+    if data.startswith(APPLE_DOUBLE):
+        raise LogFormatError(path, "byte 0", "macOS metadata (AppleDouble), not a game log")
     head = data.lstrip()[:1]
     if data.startswith(b"\xef\xbb\xbf"):
         head = data[3:].lstrip()[:1]

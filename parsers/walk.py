@@ -10,6 +10,7 @@ leaves out:
   being read), matched by device and inode, not by name;
 - a file or folder named on the command line beside the folder (it is read where it
   is named: :func:`named_ids`);
+- the metadata macOS keeps beside a file (``._NAME``, an AppleDouble file);
 - a results store found below the folder (a folder holding :data:`STORE_MARKS` whose
   catalog has the store's tables): its files are no logs.
 
@@ -24,7 +25,7 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from parsers.sources import HEAD_SIZE, MAX_LAYERS, looks_like_log
+from parsers.sources import APPLE_DOUBLE, HEAD_SIZE, MAX_LAYERS, is_mac_metadata, looks_like_log
 
 __all__ = [
     "NO_SKIP",
@@ -203,7 +204,8 @@ def walk(
                     continue
                 stack.append(iter(inner))
                 break  # into the folder; this one goes on where it stopped
-            if has_log_name(e.name) or is_container_name(e.name) or _sniffed_file(e):
+            listed = has_log_name(e.name) or is_container_name(e.name) or _sniffed_file(e)
+            if listed and not (e.name.startswith("._") and _mac_metadata_file(e)):
                 yield e.path, None
         else:
             stack.pop()
@@ -250,6 +252,18 @@ def sniffed(head: bytes) -> bool:
     HEAD_SIZE of them where it has as many), is listed: see
     :func:`parsers.sources.looks_like_log`."""
     return looks_like_log(head)
+
+
+def _mac_metadata_file(entry: os.DirEntry[str]) -> bool:
+    """Whether a ``._NAME`` file is macOS's metadata of ``NAME``: not a log, left out."""
+    try:
+        if not entry.is_file():
+            return False
+        with open(entry.path, "rb") as fh:
+            head = fh.read(len(APPLE_DOUBLE))
+    except OSError:
+        return False
+    return is_mac_metadata(entry.name, head)
 
 
 def _sniffed_file(entry: os.DirEntry[str]) -> bool:

@@ -158,3 +158,35 @@ def test_an_archive_inside_an_archive_is_named_not_passed_over(
         f"{tpath}!2020.tar.gz": f"{tpath}!2020.tar.gz: {nested}",
         f"{tpath}!game.xml": None,
     }
+
+
+# macOS keeps a file's metadata beside it as ``._NAME`` (AppleDouble), and its
+# archiver puts those in ``__MACOSX/`` inside every zip it makes.
+APPLE_DOUBLE = b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        \x00\x02"
+
+
+def test_macos_metadata_is_no_log_and_no_error(
+    tmp_path: Path, xml: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "game.xml").write_bytes(xml)
+    (tmp_path / "._game.xml").write_bytes(APPLE_DOUBLE)
+    zpath = tmp_path / "mac.zip"
+    with zipfile.ZipFile(zpath, "w") as zf:
+        zf.writestr("games/game.xml", xml)
+        zf.writestr("__MACOSX/games/._game.xml", APPLE_DOUBLE)
+    tpath = tmp_path / "mac.tar"
+    with tarfile.open(tpath, "w") as tf:
+        for name, data in (("./._game.xml", APPLE_DOUBLE), ("./game.xml", xml)):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    code, doc = _audit(capsys, str(tmp_path))
+    assert code == 0
+    paths = sorted(f["path"] for f in doc["files"])  # type: ignore[attr-defined]
+    assert paths == [str(tmp_path / "game.xml"), f"{tpath}!./game.xml", f"{zpath}!games/game.xml"]
+    # A file of that name that is a log is read; named, metadata says what it is.
+    (tmp_path / "._game.xml").write_bytes(xml)
+    assert len(list(iter_locators([str(tmp_path)]))) == 4
+    (tmp_path / "._game.xml").write_bytes(APPLE_DOUBLE)
+    assert main(["audit", str(tmp_path / "._game.xml")]) == 2
+    assert "macOS metadata (AppleDouble)" in capsys.readouterr().err
