@@ -263,6 +263,15 @@ def bunzip2(data: bytes, where: str, limit: int) -> bytes:
     return b"".join(out)
 
 
+def _wide_codec(data: bytes) -> str | None:
+    """``utf-32`` or ``utf-16`` for data that starts with its byte order mark."""
+    if data[:4] in (b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff"):
+        return "utf-32"
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "utf-16"
+    return None
+
+
 def is_mac_metadata(name: str, head: bytes) -> bool:
     """Whether a file is the metadata macOS keeps beside another as ``._NAME`` (an
     AppleDouble file; its archiver also puts them in ``__MACOSX/`` in every zip):
@@ -274,6 +283,20 @@ def load_bytes(data: bytes, path: str) -> GameLog:
     """Parse already-read bytes, sniffing the format from the content."""
     if data.startswith(APPLE_DOUBLE):
         raise LogFormatError(path, "byte 0", "macOS metadata (AppleDouble), not a game log")
+    wide = _wide_codec(data)
+    if wide is not None:
+        # Text saved as UTF-16 or UTF-32 with its byte order mark (Windows editors'
+        # "Unicode"). XML declares and marks its own encoding, which lxml reads;
+        # JSON is read as UTF-8 (RFC 8259 §8.1), so it is re-encoded.
+        try:
+            text = data.decode(wide)
+        except UnicodeDecodeError as exc:
+            raise LogFormatError(
+                path, f"byte {exc.start}", f"not {wide.upper()} text, though it starts as such"
+            ) from None
+        if text.lstrip()[:1] == "<":
+            return parse_tenhou_xml(data, path)
+        data = text.encode("utf-8")
     head = data.lstrip()[:1]
     if data.startswith(b"\xef\xbb\xbf"):
         head = data[3:].lstrip()[:1]
@@ -321,6 +344,9 @@ def looks_like_log(head: bytes, layers: int = MAX_LAYERS) -> bool:
             return True  # one layer too many: the reader says so
         inner = _inflated_start(head, kind)
         return inner is None or looks_like_log(inner, layers - 1)
+    wide = _wide_codec(head)
+    if wide is not None:  # UTF-16 or UTF-32 text (load_bytes reads it)
+        head = head.decode(wide, errors="ignore").encode("utf-8")
     text = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:HEAD_SIZE]
     if text[:1] == b"<":
         return bool(_XML_MARK.search(text))

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from mjaudit.errors import LogFormatError
+from mjaudit.events import RoundStart
 from parsers.containers import iter_locators
 from parsers.convert import convert_log
 from parsers.sources import load_bytes, looks_like_log
@@ -122,6 +124,9 @@ def test_looks_like_log(head: bytes, log: bool) -> None:
     assert looks_like_log(head) is log
     assert looks_like_log(gzip.compress(head)) is log
     assert looks_like_log(gzip.compress(gzip.compress(head))) is log
+    text = head.decode("utf-8")
+    assert looks_like_log(text.encode("utf-16")) is log
+    assert looks_like_log(gzip.compress(text.encode("utf-32"))) is log
 
 
 def test_compressed_data_cut_short_is_still_judged_by_its_start(xml: bytes) -> None:
@@ -190,3 +195,34 @@ def test_macos_metadata_is_no_log_and_no_error(
     (tmp_path / "._game.xml").write_bytes(APPLE_DOUBLE)
     assert main(["audit", str(tmp_path / "._game.xml")]) == 2
     assert "macOS metadata (AppleDouble)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-be", "utf-32"])
+def test_a_log_saved_as_utf16_or_utf32_with_its_mark_is_read(
+    tmp_path: Path, xml: bytes, codec: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Windows editors save "Unicode" text as UTF-16 with a byte order mark.
+    log = load_bytes(xml, "clean_game.xml")
+    bom = {"utf-16-be": "\ufeff"}.get(codec, "")
+    texts = {
+        "game.xml": xml.decode("utf-8"),
+        "declared.xml": f'<?xml version="1.0" encoding="{codec.upper()}"?>' + xml.decode("utf-8"),
+        "game.json": convert_log(log, "tenhou-json").decode("utf-8"),
+        "game.jsonl": convert_log(log, "mjai").decode("utf-8"),
+    }
+    for name, text in texts.items():
+        (tmp_path / name).write_bytes((bom + text).encode(codec))
+    code, doc = _audit(capsys, str(tmp_path))
+    assert code == 0, doc
+    assert {f["path"]: f["error"] for f in doc["files"]} == {  # type: ignore[attr-defined]
+        str(tmp_path / name): None for name in texts
+    }
+    rounds = sum(isinstance(e, RoundStart) for e in log.events)
+    assert doc["totals"]["rounds"] == len(texts) * rounds  # type: ignore[index]
+
+
+def test_broken_utf16_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_bytes(b"\xff\xfe{\x00\x00\xd8")  # a lone surrogate
+    with pytest.raises(LogFormatError, match="not UTF-16 text"):
+        load_bytes(path.read_bytes(), str(path))
