@@ -27,6 +27,7 @@ writes, a results store), is :mod:`parsers.walk`.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import sys
 import tarfile
@@ -261,13 +262,19 @@ def _one_path(
         yield from _expand(raw, selection, want, explicit=True, max_size=max_size)
 
 
+# A web address given as a path (a Tenhou replay link, say): it is not fetched.
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_URL_HINT = " (a web address: mjaudit reads files and does not download; save the log first)"
+
+
 def _expand(
     path: str, selection: Selection, want: Want | None, explicit: bool, max_size: int
 ) -> Iterator[Locator]:
     try:
         st = os.stat(path)
     except OSError as exc:
-        yield _unreadable(path, f"{path}: cannot read: {exc.strerror or exc}")
+        hint = _URL_HINT if _URL.match(path) else ""
+        yield _unreadable(path, f"{path}: cannot read: {exc.strerror or exc}{hint}")
         return
     problem = regular_file_problem(st.st_mode)
     if problem is not None:

@@ -226,3 +226,12 @@ def test_broken_utf16_is_named(tmp_path: Path) -> None:
     path.write_bytes(b"\xff\xfe{\x00\x00\xd8")  # a lone surrogate
     with pytest.raises(LogFormatError, match="not UTF-16 text"):
         load_bytes(path.read_bytes(), str(path))
+
+
+def test_a_web_address_is_said_to_be_one(capsys: pytest.CaptureFixture[str]) -> None:
+    url = "https://tenhou.net/0/?log=2019010100gm-00a9-0000-aaaaaaaa&tw=0"
+    assert main(["audit", url]) == 2
+    assert (
+        f"{url}: cannot read: No such file or directory (a web address: mjaudit reads "
+        "files and does not download; save the log first)" in capsys.readouterr().err
+    )
