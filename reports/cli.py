@@ -7,8 +7,10 @@ still processed and reported).
 
 from __future__ import annotations
 
+import codecs
 import datetime
 import gc
+import io
 import json
 import os
 import sqlite3
@@ -19,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn
 import click
 
 from mjaudit.errors import MjauditError
-from reports.safe_text import printable
+from reports.safe_text import ESCAPE, escape_unencodable, printable
 
 if TYPE_CHECKING:
     from analyzer.checks.audit import FileAudit
@@ -1014,10 +1016,29 @@ def _tune_gc() -> None:
     gc.set_threshold(10_000, 10, 10)
 
 
+def _narrow_streams() -> None:
+    """Standard output and error in an encoding that cannot hold every character (a
+    Windows program's output redirected to a file is in the system's code page):
+    what they cannot hold is written as an escape rather than ending the run with
+    a traceback (reports.safe_text.escape_unencodable). UTF-8 streams are untouched."""
+    codecs.register_error(ESCAPE, escape_unencodable)
+    for stream in (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None)
+        if not isinstance(stream, io.TextIOWrapper) or not encoding:
+            continue
+        try:
+            utf = codecs.lookup(encoding).name.startswith("utf")
+        except LookupError:
+            continue
+        if not utf:
+            stream.reconfigure(errors=ESCAPE)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI and return its exit code (for tests and ``python -m mjaudit``)."""
     if argv is None:  # a process of its own, not a test calling in
         _tune_gc()
+    _narrow_streams()
     try:
         cli.main(
             args=list(argv) if argv is not None else None,

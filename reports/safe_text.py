@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["json_safe", "printable", "shown"]
+__all__ = ["ESCAPE", "escape_unencodable", "json_safe", "printable", "shown"]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -39,3 +39,26 @@ def json_safe(text: str) -> str:
     surrogate written as its escape, ``\\udcff``: valid UTF-8 that reads back as the
     same value (a surrogate can only stand inside a string)."""
     return text if text.isascii() else _SURROGATE.sub(_escaped, text)
+
+
+#: The name of the codec error handler :func:`escape_unencodable` (registered by the
+#: command line for an output stream whose encoding cannot hold every character).
+ESCAPE = "mjaudit-escape"
+
+
+def escape_unencodable(exc: UnicodeError) -> tuple[str, int]:
+    """A codec error handler: each character the output's encoding cannot hold is
+    written as a JSON escape, ``\\u3055``, a character beyond U+FFFF as its two
+    (``\\ud83d\\ude00``). Inside a JSON string it reads back as the same character;
+    in text it shows which character stood there."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for c in exc.object[exc.start : exc.end]:
+        n = ord(c)
+        if n > 0xFFFF:
+            n -= 0x10000
+            out.append(f"\\u{0xD800 + (n >> 10):04x}\\u{0xDC00 + (n & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{n:04x}")
+    return "".join(out), exc.end
