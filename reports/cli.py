@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 __all__ = ["main"]
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
+#: A run cut short by Ctrl-C (SIGINT): 128 + 2, as shells report it.
+EXIT_INTERRUPTED = 130
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
@@ -1050,8 +1052,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except click.ClickException as exc:
         exc.show()
         return EXIT_BAD_INPUT
-    except click.exceptions.Abort:
-        return EXIT_BAD_INPUT
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        # Ctrl-C (click turns it into Abort): said, with the shell's code for it, so
+        # that a cut-short run is told from a finished one (2 is a bad input).
+        click.echo("mjaudit: interrupted; what was written above is incomplete", err=True)
+        return EXIT_INTERRUPTED
     except SystemExit as exc:
         return int(exc.code) if isinstance(exc.code, int) else EXIT_BAD_INPUT
     return EXIT_OK

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -58,3 +60,28 @@ def test_json_output_reads_back_with_the_same_names(log: Path) -> None:
     doc = json.loads(narrow.stdout.decode("cp1252"))
     assert doc == json.loads(wide.stdout)
     assert doc["files"][0]["path"] == str(named)
+
+
+def test_an_interrupted_run_says_so_and_exits_130(log: Path) -> None:
+    # Ctrl-C while the run waits on its input (a pipe that has not ended).
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mjaudit", "audit", str(log), "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(b"<mjloggm")  # started, not ended
+    proc.stdin.flush()
+    time.sleep(1.5)  # the run is reading stdin
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert (
+        err.decode().strip().endswith("mjaudit: interrupted; what was written above is incomplete")
+    )
+    assert b"Traceback" not in err
