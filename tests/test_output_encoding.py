@@ -79,7 +79,7 @@ def test_an_interrupted_run_says_so_and_exits_130(log: Path) -> None:
     proc.stdin.flush()
     time.sleep(1.5)  # the run is reading stdin
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert (
         err.decode().strip().endswith("mjaudit: interrupted; what was written above is incomplete")
