@@ -240,6 +240,13 @@ def _whole_game(obj: dict[str, Any]) -> bool:
     return "ratingc" in obj or "lobby" in obj
 
 
+def _first_hand(log: list[Any]) -> bool:
+    """Whether a ``log`` opens with a game's first hand: E1-0 (``[0, 0, sticks]``)."""
+    kyoku = log[0]
+    head = kyoku[0] if isinstance(kyoku, list) and kyoku else None
+    return isinstance(head, list) and len(head) >= 2 and head[0] == 0 and head[1] == 0
+
+
 class _Game:
     def __init__(self, path: str, docs: list[_Doc]) -> None:
         self.path = path
@@ -272,11 +279,19 @@ class _Game:
             GameStart(first, self.game_id, _player_infos(self.docs[0].obj, self.players), self.hint)
         )
         number = 0
-        for doc in self.docs:
+        for i, doc in enumerate(self.docs):
             log = doc.obj.get("log")
             where = f"line {doc.line}" if doc.line is not None else "top level"
             if not isinstance(log, list) or not log:
                 raise LogFormatError(self.path, where, "expected a non-empty 'log' list of kyoku")
+            if i and _first_hand(log):
+                # A game is in E1-0 once: a later document that starts there is another
+                # game. A file holds one game (as an mjai log does), so it is refused
+                # rather than read as one game of both games' hands.
+                at = where if doc.line is not None else f"item {i + 1}"
+                raise LogFormatError(
+                    self.path, at, "a second game starts here (E1-0 again): one game per file"
+                )
             connections = self._connections(doc.obj)
             for k, kyoku in enumerate(log):
                 number += 1

@@ -386,7 +386,9 @@ def test_json_syntax_error_names_line_and_column() -> None:
 
 
 def test_json_lines_form_one_game_and_load_sniffs_the_format() -> None:
-    data = doc(CALLS) + b"\n" + doc(KANS) + b"\n"
+    # The second line goes on with the next hand (E1-1): E1-0 again would be another
+    # game (test_a_file_of_two_whole_games_is_refused_not_read_as_one).
+    data = doc(CALLS) + b"\n" + doc([[0, 1, 0], *KANS[1:]]) + b"\n"
     log = load_bytes(data, "game.jsonl")
     assert log.format == "tenhou-json"
     starts = [e for e in log.events if isinstance(e, RoundStart)]
@@ -513,3 +515,24 @@ def test_json_twins_give_the_same_events_as_the_xml() -> None:
         assert all(
             d.reason is not DrawReason.EXHAUSTIVE or d.claims.tenpai is not None for d in draws
         )
+
+
+def test_a_file_of_two_whole_games_is_refused_not_read_as_one() -> None:
+    # Two games in one file (a list of two documents, or two JSON lines) were read as
+    # one game of twice the hands, with a false score-chain error where the second
+    # began. A file holds one game, as an mjai log does: the second is named.
+    sample = Path(__file__).resolve().parents[1] / "sample_logs" / "clean_game.xml"
+    from parsers.convert import convert_log
+
+    one = json.loads(convert_log(parse_tenhou_xml(sample.read_bytes(), "g.xml"), "tenhou-json"))
+    as_list = json.dumps([one, one]).encode()
+    with pytest.raises(LogFormatError, match=r"\(item 2\): a second game starts here"):
+        parse_tenhou_json(as_list, "two.json")
+    as_lines = (json.dumps(one) + "\n" + json.dumps(one) + "\n").encode()
+    with pytest.raises(LogFormatError, match=r"\(line 2\): a second game starts here") as err:
+        parse_tenhou_json(as_lines, "two.jsonl")
+    assert str(err.value).endswith("(E1-0 again): one game per file")
+    # One game cut into a line per kyoku (the log viewer's export) is still one game.
+    kyoku_lines = "".join(json.dumps({**one, "log": [k]}) + "\n" for k in one["log"])
+    game = parse_tenhou_json(kyoku_lines.encode(), "one.jsonl")
+    assert sum(isinstance(e, RoundStart) for e in game.events) == len(one["log"])
