@@ -288,9 +288,9 @@ class _Game:
                 # A game is in E1-0 once: a later document that starts there is another
                 # game. A file holds one game (as an mjai log does), so it is refused
                 # rather than read as one game of both games' hands.
-                at = where if doc.line is not None else f"item {i + 1}"
+                here = where if doc.line is not None else f"item {i + 1}"
                 raise LogFormatError(
-                    self.path, at, "a second game starts here (E1-0 again): one game per file"
+                    self.path, here, "a second game starts here (E1-0 again): one game per file"
                 )
             connections = self._connections(doc.obj)
             for k, kyoku in enumerate(log):
