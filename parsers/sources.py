@@ -370,6 +370,10 @@ def _load_json(data: bytes, path: str) -> GameLog:
             whole = None  # the Tenhou JSON reader words the error
         if is_mahjongsoul(whole):
             return parse_mahjongsoul_object(whole, path)
+        if isinstance(whole, list) and len(whole) > 1 and all(map(is_mahjongsoul, whole)):
+            raise LogFormatError(
+                path, "top level", f"a list of {len(whole)} Mahjong Soul records: one game per file"
+            )
     first = data.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
     try:
         event = json.loads(first)

@@ -390,3 +390,10 @@ def test_records_written_with_their_fields_beside_the_name_read_alike() -> None:
     a = load_bytes(json.dumps(doc).encode(), "a.json")
     b = load_bytes(json.dumps(flat).encode(), "a.json")
     assert _plain(a) == _plain(b)
+
+
+def test_a_list_of_records_is_one_game_per_file() -> None:
+    record = json.loads(raw_files()[0].read_text(encoding="utf-8-sig"))
+    said = r"\(top level\): a list of 2 Mahjong Soul records: one game per file"
+    with pytest.raises(LogFormatError, match=said):
+        load_bytes(json.dumps([record, record]).encode(), "two.json")
