@@ -34,6 +34,7 @@ __all__ = ["main"]
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 #: A run cut short by Ctrl-C (SIGINT): 128 + 2, as shells report it.
 EXIT_INTERRUPTED = 130
+_INTERRUPTED = "mjaudit: interrupted; what was written above is incomplete"
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
@@ -1055,10 +1056,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (click.exceptions.Abort, KeyboardInterrupt):
         # Ctrl-C (click turns it into Abort): said, with the shell's code for it, so
         # that a cut-short run is told from a finished one (2 is a bad input).
-        click.echo("mjaudit: interrupted; what was written above is incomplete", err=True)
+        click.echo(_INTERRUPTED, err=True)
         return EXIT_INTERRUPTED
     except SystemExit as exc:
         return int(exc.code) if isinstance(exc.code, int) else EXIT_BAD_INPUT
+    except RuntimeError as exc:
+        from analyzer.runs.store_parts import is_interrupt
+
+        if not is_interrupt(exc):  # a bug: its traceback is the report
+            raise
+        click.echo(_INTERRUPTED, err=True)  # DuckDB's own word for Ctrl-C
+        return EXIT_INTERRUPTED
     return EXIT_OK
 
 

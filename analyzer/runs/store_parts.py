@@ -12,6 +12,7 @@ Parquet is built into the wheel, so nothing is downloaded at run time.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,7 @@ __all__ = [
     "define_views",
     "empty_table",
     "error",
+    "is_interrupt",
     "load_rows",
     "part_file",
     "sql_str",
@@ -88,6 +90,16 @@ def error() -> type[Exception]:
     import duckdb
 
     return duckdb.Error
+
+
+def is_interrupt(exc: BaseException) -> bool:
+    """Whether DuckDB stopped a statement because of Ctrl-C: it raises an error of its
+    own (``InterruptException``, or a ``RuntimeError("Query interrupted")`` from a
+    statement it was running) rather than KeyboardInterrupt."""
+    duckdb = sys.modules.get("duckdb")
+    if duckdb is not None and isinstance(exc, duckdb.InterruptException):
+        return True
+    return isinstance(exc, RuntimeError) and str(exc) == "Query interrupted"
 
 
 def sql_str(text: str) -> str:

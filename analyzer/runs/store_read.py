@@ -112,12 +112,16 @@ def query(root: str | os.PathLike[str], sql: str) -> tuple[list[str], Iterator[t
         columns = [d[0] for d in cur.description or ()]
     except sp.error() as exc:
         con.close()
+        if sp.is_interrupt(exc):  # Ctrl-C while DuckDB ran the statement
+            raise KeyboardInterrupt from None
         raise _read_error(root, exc) from None
     except sqlite3.DatabaseError as exc:
         con.close()
         raise cat.catalog_error(_store_db(root), exc) from None
-    except BaseException:
+    except BaseException as exc:
         con.close()
+        if sp.is_interrupt(exc):
+            raise KeyboardInterrupt from None
         raise
     finally:
         conn.close()
@@ -157,7 +161,13 @@ def _rows(
         while chunk := con.fetchmany(4096):
             yield from chunk
     except sp.error() as exc:
+        if sp.is_interrupt(exc):
+            raise KeyboardInterrupt from None
         raise _read_error(root, exc) from None
+    except RuntimeError as exc:
+        if sp.is_interrupt(exc):
+            raise KeyboardInterrupt from None
+        raise
     finally:
         con.close()
 

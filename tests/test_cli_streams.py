@@ -1,7 +1,11 @@
-"""Output to a stream that cannot hold every character (a Windows program's output
+"""The command line's streams and signals.
+
+Output to a stream that cannot hold every character (a Windows program's output
 redirected to a file is in the system's code page, cp1252 say): names in Japanese or
 with an emoji are written as ``\\uXXXX`` escapes, never a traceback. In JSON the
-escapes are JSON's own, so the document reads back with the very same names."""
+escapes are JSON's own, so the document reads back with the very same names.
+Ctrl-C ends a run with a line that says so and exit code 130, never a traceback.
+"""
 
 from __future__ import annotations
 
@@ -62,26 +66,46 @@ def test_json_output_reads_back_with_the_same_names(log: Path) -> None:
     assert doc["files"][0]["path"] == str(named)
 
 
-def test_an_interrupted_run_says_so_and_exits_130(log: Path) -> None:
-    # Ctrl-C while the run waits on its input (a pipe that has not ended).
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+def _interrupted(args: list[str], stdin: bytes | None = None) -> tuple[int, str]:
+    """Run mjaudit, send it Ctrl-C once it is busy, and return its code and stderr."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mjaudit", "audit", str(log), "-"],
+        [sys.executable, "-m", "mjaudit", *args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=REPO,
-        env=env,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdin is not None
-    proc.stdin.write(b"<mjloggm")  # started, not ended
-    proc.stdin.flush()
-    time.sleep(1.5)  # the run is reading stdin
+    if stdin is not None:
+        proc.stdin.write(stdin)  # started, not ended: the run waits for the rest
+        proc.stdin.flush()
+    time.sleep(2.0)  # the run is busy (reading stdin, or running its query)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130
-    assert (
-        err.decode().strip().endswith("mjaudit: interrupted; what was written above is incomplete")
+    return proc.returncode, err.decode()
+
+
+SAID = "mjaudit: interrupted; what was written above is incomplete"
+
+
+def test_an_interrupted_run_says_so_and_exits_130(log: Path) -> None:
+    code, err = _interrupted(["audit", str(log), "-"], stdin=b"<mjloggm")
+    assert code == 130
+    assert err.strip().endswith(SAID)
+    assert "Traceback" not in err
+
+
+def test_an_interrupted_query_says_so_and_exits_130(log: Path, tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    done = subprocess.run(
+        [sys.executable, "-m", "mjaudit", "audit", "--store", str(store), str(log)],
+        capture_output=True,
+        cwd=REPO,
     )
-    assert b"Traceback" not in err
+    assert done.returncode == 0, done.stderr
+    endless = (
+        "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+    )
+    code, err = _interrupted(["query", "--store", str(store), endless])
+    assert (code, err.strip()) == (130, SAID)
