@@ -353,7 +353,15 @@ def _zip_members(path: str, want: Want | None) -> Iterator[Locator]:
                 if not info.is_dir() and (_zip_log(zf, info) or is_archive_name(info.filename))
             ]
     except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
-        yield _unreadable(path, f"{path}: unreadable zip: {exc}")
+        why = str(exc)
+        if isinstance(exc, zipfile.BadZipFile) and _starts_as_zip(path):
+            # A download cut short keeps its first members but loses the central
+            # directory, which a zip is read by.
+            why = (
+                "it starts as a zip, but the index a zip ends with is missing "
+                "(the file was cut short?)"
+            )
+        yield _unreadable(path, f"{path}: unreadable zip: {why}")
         return
     except Exception as exc:
         yield _unreadable(path, failure(path, "opening it as a zip", exc))
@@ -375,6 +383,14 @@ _NESTED = "not read: an archive inside an archive (unpack the outer one first)"
 
 def _nested(loc: Locator) -> Locator:
     return replace(loc, error=f"{loc.name}: {_NESTED}")
+
+
+def _starts_as_zip(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4) == b"PK\x03\x04"
+    except OSError:
+        return False
 
 
 def _zip_log(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:

@@ -235,3 +235,17 @@ def test_a_web_address_is_said_to_be_one(capsys: pytest.CaptureFixture[str]) -> 
         f"{url}: cannot read: No such file or directory (a web address: mjaudit reads "
         "files and does not download; save the log first)" in capsys.readouterr().err
     )
+
+
+def test_a_zip_cut_short_says_so(tmp_path: Path, xml: bytes) -> None:
+    whole = io.BytesIO()
+    with zipfile.ZipFile(whole, "w") as zf:
+        zf.writestr("a.xml", xml)
+        zf.writestr("b.xml", xml)
+    cut = tmp_path / "games.zip"
+    cut.write_bytes(whole.getvalue()[: len(whole.getvalue()) // 2])
+    (loc,) = iter_locators([str(cut)])
+    assert loc.error == (
+        f"{cut}: unreadable zip: it starts as a zip, but the index a zip ends with is "
+        "missing (the file was cut short?)"
+    )
