@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import codecs
 import json
-import re
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -12,7 +11,7 @@ from typing import IO
 
 from analyzer.checks.audit import FileAudit
 from mjaudit.findings import Finding, JsonValue
-from reports.safe_text import json_safe, printable, shown
+from reports.safe_text import json_safe, printable, xml_attr, xml_text
 
 __all__ = [
     "AuditOutput",
@@ -22,41 +21,6 @@ __all__ = [
     "render_text",
     "totals",
 ]
-
-# What xml.sax.saxutils.escape and quoteattr replace, written out: importing saxutils
-# pulls in urllib.request and http.client, a large share of the start-up time.
-_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
-_ATTR = str.maketrans(
-    {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}
-)
-
-
-# What XML 1.0 cannot hold at all, not even as a character reference: control
-# characters other than tab, newline and return, lone surrogates (a file name's
-# undecodable bytes, kept by Python as U+DC80..U+DCFF) and U+FFFE, U+FFFF.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-def _xml_chars(data: str) -> str:
-    return _NOT_XML.sub(shown, data)
-
-
-def _escape(data: str) -> str:
-    """``&``, ``<`` and ``>`` as entities, as ``xml.sax.saxutils.escape`` does; what
-    XML cannot hold at all is written out as ``\\x01``."""
-    return _xml_chars(data).translate(_TEXT)
-
-
-def _quoteattr(data: str) -> str:
-    """A quoted attribute value, as ``xml.sax.saxutils.quoteattr`` makes it (with what
-    XML cannot hold written out as ``\\x01``)."""
-    data = _xml_chars(data).translate(_ATTR)
-    if '"' in data:
-        if "'" in data:
-            data = data.replace('"', "&quot;")
-        else:
-            return f"'{data}'"
-    return f'"{data}"'
 
 
 # Entries of the output (a line of text, a JSON entry, a JUnit case) are kept as the
@@ -284,23 +248,23 @@ class AuditOutput:
 
     def _junit_case(self, r: FileAudit) -> str:
         """One test case per game; error findings (or an unreadable file) fail it."""
-        name = _quoteattr(r.game_id or r.path)
-        head = f'  <testcase classname="mjaudit.audit" name={name} file={_quoteattr(r.path)}>'
+        name = xml_attr(r.game_id or r.path)
+        head = f'  <testcase classname="mjaudit.audit" name={name} file={xml_attr(r.path)}>'
         if r.error is not None:
-            return f"{head}\n    <error message={_quoteattr(r.error)}/>\n  </testcase>"
+            return f"{head}\n    <error message={xml_attr(r.error)}/>\n  </testcase>"
         bad = [f for f in r.findings if f.severity.value == "error"]
         body = ""
         if bad:
             self.failures += 1
             text = "\n".join(f"{f.round or '-'} {f.code}: {f.message}{_at(f)}" for f in bad)
             body = (
-                f"\n    <failure message={_quoteattr(f'{len(bad)} error findings')}"
-                f' type="mjaudit">{_escape(text)}</failure>'
+                f"\n    <failure message={xml_attr(f'{len(bad)} error findings')}"
+                f' type="mjaudit">{xml_text(text)}</failure>'
             )
         notes = [f for f in r.findings if f.severity.value != "error"]
         if notes:
             out = "\n".join(f"{f.severity.value} {f.code}: {f.message}{_at(f)}" for f in notes)
-            body += f"\n    <system-out>{_escape(out)}</system-out>"
+            body += f"\n    <system-out>{xml_text(out)}</system-out>"
         return f"{head}{body}\n  </testcase>" if body else f"{head}</testcase>"
 
 

@@ -25,7 +25,7 @@ from mjaudit.errors import MjauditError, did_you_mean
 from mjaudit.events import Limit
 from mjaudit.findings import JsonValue
 from mjaudit.yaku import Yaku
-from reports.safe_text import json_safe, printable
+from reports.safe_text import json_safe, printable, xml_attr, xml_text
 
 # The audit, the parsers and the containers are imported by export_cases alone:
 # score --batch and cases check start without them.
@@ -528,43 +528,27 @@ def render_check_json(check: CheckResult) -> str:
     return json_safe(json.dumps(doc, ensure_ascii=False, indent=2))
 
 
-# What XML text cannot hold at all (control characters, lone surrogates), written out.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-_ENTITIES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"})
-
-
-def escape(text: str) -> str:
-    """Text for an XML element or a double-quoted attribute (xml.sax.saxutils, which
-    imports urllib, costs more to import than this command takes to run)."""
-    text = _NOT_XML.sub(lambda m: m[0].encode("unicode_escape", "backslashreplace").decode(), text)
-    return text.translate(_ENTITIES)
-
-
-def quoteattr(text: str) -> str:
-    return f'"{escape(text)}"'
-
-
 def render_check_junit(check: CheckResult) -> str:
     """One test case per kind of comparison; a kind with disagreements fails, listing
     them; bad lines are one error test case."""
     groups = check.comparison.by_kind()
     out: list[str] = []
     for kind in KINDS:
-        head = f'  <testcase classname="mjaudit.cases" name={quoteattr(kind)}>'
+        head = f'  <testcase classname="mjaudit.cases" name={xml_attr(kind)}>'
         group = groups.get(kind)
         if not group:
             out.append(f"{head}</testcase>")
             continue
-        message = quoteattr(f"{_cases(len(group))}; e.g. {_line(example(group))}")
-        text = escape("\n".join(_line(d) for d in group))
+        message = xml_attr(f"{_cases(len(group))}; e.g. {_line(example(group))}")
+        text = xml_text("\n".join(_line(d) for d in group))
         out.append(
             f'{head}\n    <failure message={message} type="mjaudit">{text}</failure>\n  </testcase>'
         )
     errors = 0
     if check.problems:
         errors = 1
-        message = quoteattr(f"{len(check.problems)} bad lines")
-        text = escape("\n".join(check.problems))
+        message = xml_attr(f"{len(check.problems)} bad lines")
+        text = xml_text("\n".join(check.problems))
         out.append(
             '  <testcase classname="mjaudit.cases" name="input">\n'
             f"    <error message={message}>{text}</error>\n  </testcase>"

@@ -11,7 +11,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["ESCAPE", "escape_unencodable", "json_safe", "printable", "shown"]
+__all__ = [
+    "ESCAPE",
+    "escape_unencodable",
+    "json_safe",
+    "printable",
+    "shown",
+    "xml_attr",
+    "xml_text",
+]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -62,3 +70,41 @@ def escape_unencodable(exc: UnicodeError) -> tuple[str, int]:
         else:
             out.append(f"\\u{n:04x}")
     return "".join(out), exc.end
+
+
+# -- XML (the JUnit outputs of audit and cases check) ------------------------------
+
+# What xml.sax.saxutils.escape and quoteattr replace, written out: importing saxutils
+# pulls in urllib.request and http.client, a large share of the start-up time.
+_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+_ATTR = str.maketrans(
+    {"&": "&amp;", "<": "&lt;", ">": "&gt;", "\n": "&#10;", "\r": "&#13;", "\t": "&#9;"}
+)
+
+
+# What XML 1.0 cannot hold at all, not even as a character reference: control
+# characters other than tab, newline and return, lone surrogates (a file name's
+# undecodable bytes, kept by Python as U+DC80..U+DCFF) and U+FFFE, U+FFFF.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_chars(data: str) -> str:
+    return _NOT_XML.sub(shown, data)
+
+
+def xml_text(data: str) -> str:
+    """``&``, ``<`` and ``>`` as entities, as ``xml.sax.saxutils.escape`` does; what
+    XML cannot hold at all is written out as ``\\x01``."""
+    return _xml_chars(data).translate(_TEXT)
+
+
+def xml_attr(data: str) -> str:
+    """A quoted attribute value, as ``xml.sax.saxutils.quoteattr`` makes it (with what
+    XML cannot hold written out as ``\\x01``)."""
+    data = _xml_chars(data).translate(_ATTR)
+    if '"' in data:
+        if "'" in data:
+            data = data.replace('"', "&quot;")
+        else:
+            return f"'{data}'"
+    return f'"{data}"'
