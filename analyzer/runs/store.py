@@ -339,6 +339,8 @@ def merge(
             g, i = _merge_one(target, Path(src))
             games, inputs = games + g, inputs + i
     except sp.error() as exc:
+        if sp.is_interrupt(exc):  # Ctrl-C while DuckDB ran a statement
+            raise KeyboardInterrupt from None
         raise StoreError(str(exc).splitlines()[0]) from exc
     except sqlite3.DatabaseError as exc:
         raise cat.catalog_error(target.path, exc) from None
@@ -446,6 +448,8 @@ def compact(
         finally:
             con.close()
     except sp.error() as exc:
+        if sp.is_interrupt(exc):  # Ctrl-C while DuckDB ran a statement
+            raise KeyboardInterrupt from None
         raise StoreError(str(exc).splitlines()[0]) from exc
     except sqlite3.DatabaseError as exc:
         raise cat.catalog_error(store.path, exc) from None

@@ -112,8 +112,6 @@ def query(root: str | os.PathLike[str], sql: str) -> tuple[list[str], Iterator[t
         columns = [d[0] for d in cur.description or ()]
     except sp.error() as exc:
         con.close()
-        if sp.is_interrupt(exc):  # Ctrl-C while DuckDB ran the statement
-            raise KeyboardInterrupt from None
         raise _read_error(root, exc) from None
     except sqlite3.DatabaseError as exc:
         con.close()
@@ -129,8 +127,12 @@ def query(root: str | os.PathLike[str], sql: str) -> tuple[list[str], Iterator[t
 
 
 def _read_error(root: str | os.PathLike[str], exc: Exception) -> StoreError:
-    """DuckDB's error as one line; a part it could not read is checked fully and named."""
+    """DuckDB's error as one line; a part it could not read is checked fully and named.
+    Ctrl-C while DuckDB ran a statement is raised as the KeyboardInterrupt it is."""
     import duckdb
+
+    if sp.is_interrupt(exc):
+        raise KeyboardInterrupt from None
 
     text = str(exc)
     folder = str(_store_db(root).parent.resolve() / f"v{cat.AUDIT_VERSION}")
@@ -161,8 +163,6 @@ def _rows(
         while chunk := con.fetchmany(4096):
             yield from chunk
     except sp.error() as exc:
-        if sp.is_interrupt(exc):
-            raise KeyboardInterrupt from None
         raise _read_error(root, exc) from None
     except RuntimeError as exc:
         if sp.is_interrupt(exc):
