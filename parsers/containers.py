@@ -46,6 +46,7 @@ from parsers.sources import (
     decompress,
     is_mac_metadata,
     load_bytes,
+    looks_like_log,
     read_regular_file,
     read_stream,
     regular_file_problem,
@@ -64,7 +65,6 @@ from parsers.walk import (
     is_archive_name,
     is_untold_name,
     named_ids,
-    sniffed,
     walk,
 )
 
@@ -411,7 +411,7 @@ def _zip_log(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
             head = fh.read(HEAD_SIZE)
     except Exception:  # encrypted, broken, an unknown method: the reader says which
         return True
-    return not is_mac_metadata(base, head) and (logs_name or sniffed(head))
+    return not is_mac_metadata(base, head) and (logs_name or looks_like_log(head))
 
 
 class _TarInfo(tarfile.TarInfo):
@@ -488,7 +488,7 @@ def _tar_stream(
             # macOS's metadata (``._NAME``), which is no log.
             fh = tf.extractfile(info)
             head = fh.read(HEAD_SIZE) if fh is not None else b""
-            if is_mac_metadata(base, head) or not (logs_name or sniffed(head)):
+            if is_mac_metadata(base, head) or not (logs_name or looks_like_log(head)):
                 continue
         member = names(info.name)
         key = f"{where}!{member}:{info.size}:{int(info.mtime)}"

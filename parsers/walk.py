@@ -42,7 +42,6 @@ __all__ = [
     "is_store",
     "is_untold_name",
     "named_ids",
-    "sniffed",
     "walk",
 ]
 
@@ -240,18 +239,12 @@ def is_untold_name(name: str) -> bool:
     """Whether a file's name leaves open what it holds: no suffix (a Tenhou log kept
     under its bare id), ``.log`` or ``.txt`` (a Mahjong Soul record as in-client
     exporters save it), each perhaps with ``.gz`` or ``.bz2`` after it (``x.gz``).
-    Such a file is listed when its first bytes are a log's (:func:`sniffed`)."""
+    Such a file is listed when its first bytes are a log's
+    (:func:`parsers.sources.looks_like_log`)."""
     stem = name.lower()
     for _ in range(MAX_LAYERS):
         stem = stem.removesuffix(".gz").removesuffix(".bz2")
     return os.path.splitext(stem)[1] in _UNTOLD_SUFFIXES
-
-
-def sniffed(head: bytes) -> bool:
-    """Whether a file of an untold name, whose first bytes are ``head`` (at least
-    HEAD_SIZE of them where it has as many), is listed: see
-    :func:`parsers.sources.looks_like_log`."""
-    return looks_like_log(head)
 
 
 def _mac_metadata_file(entry: os.DirEntry[str]) -> bool:
@@ -281,4 +274,4 @@ def _sniffed_file(entry: os.DirEntry[str]) -> bool:
             head = fh.read(HEAD_SIZE)
     except OSError:
         return False
-    return sniffed(head)
+    return looks_like_log(head)
