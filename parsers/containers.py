@@ -36,6 +36,7 @@ import zlib
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import IO
 
 from mjaudit.errors import LogFormatError, MjauditError
 from mjaudit.events import GameLog, RulesHint
@@ -350,7 +351,7 @@ def _zip_members(path: str, want: Want | None) -> Iterator[Locator]:
             infos = [
                 (i, info)
                 for i, info in enumerate(zf.infolist())
-                if not info.is_dir() and (_zip_log(zf, info) or is_archive_name(info.filename))
+                if not info.is_dir() and _member_kind(info.filename, _zip_head(zf, info))
             ]
     except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
         why = str(exc)
@@ -373,7 +374,7 @@ def _zip_members(path: str, want: Want | None) -> Iterator[Locator]:
         key = f"{where}!{member}:{info.CRC:08x}:{info.file_size}"
         loc = Locator("zip", path, member, key, index=i)
         if want is None or want(loc):
-            yield _nested(loc) if is_archive_name(member) else loc
+            yield _nested(loc) if _is_nested(info.filename) else loc
 
 
 # An archive found inside an archive is named rather than passed over; it is not
@@ -393,25 +394,44 @@ def _starts_as_zip(path: str) -> bool:
         return False
 
 
-def _zip_log(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bool:
-    """Whether a zip member is read: a log's name, or an untold name (parsers.walk)
-    and a log's first bytes. A member whose first bytes cannot be read is read, so
-    that its problem is named."""
-    name = info.filename
+def _member_kind(name: str, head: Callable[[], bytes | None]) -> str | None:
+    """What a zip or tar member is to a run: ``log`` (read), ``nested`` (an archive
+    inside the archive: named, not read) or None (left out: not a log).
+
+    Judged by its name, and where the name leaves it open (an untold name,
+    parsers.walk; macOS's ``._NAME``) by ``head()``, its first bytes, or None where
+    they cannot be read: such a member is read, so that its problem is named.
+    """
     if name.startswith("__MACOSX/") or "/__MACOSX/" in name:
-        return False  # what macOS's archiver adds to every zip: metadata, no logs
+        return None  # what macOS's archiver adds to every zip: metadata, no logs
     base = os.path.basename(name)
-    logs_name = has_log_name(base)
-    if not logs_name and not is_untold_name(base):
-        return False
-    if logs_name and not base.startswith("._"):
-        return True
-    try:
-        with zf.open(info) as fh:
-            head = fh.read(HEAD_SIZE)
-    except Exception:  # encrypted, broken, an unknown method: the reader says which
-        return True
-    return not is_mac_metadata(base, head) and (logs_name or looks_like_log(head))
+    if base.startswith("._"):
+        first = head()
+        if first is not None and is_mac_metadata(base, first):
+            return None
+    if _is_nested(base):
+        return "nested"
+    if has_log_name(base):
+        return "log"
+    if not is_untold_name(base):
+        return None
+    first = head()
+    return "log" if first is None or looks_like_log(first) else None
+
+
+def _is_nested(name: str) -> bool:
+    return is_archive_name(os.path.basename(name))
+
+
+def _zip_head(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> Callable[[], bytes | None]:
+    def head() -> bytes | None:
+        try:
+            with zf.open(info) as fh:
+                return fh.read(HEAD_SIZE)
+        except Exception:  # encrypted, broken, an unknown method: the reader says which
+            return None
+
+    return head
 
 
 class _TarInfo(tarfile.TarInfo):
@@ -431,6 +451,29 @@ class _TarInfo(tarfile.TarInfo):
 
 # The damage an open tar met, by the id of its TarFile (an entry lives while it is open).
 _damage: dict[int, tuple[int, str]] = {}
+
+
+class _TarHead:
+    """A tar member's first bytes, read once from the stream, then the rest after them."""
+
+    def __init__(self, tf: tarfile.TarFile, info: tarfile.TarInfo) -> None:
+        self.tf = tf
+        self.info = info
+        self.fh: IO[bytes] | None = None
+        self.head = b""
+
+    def __call__(self) -> bytes:
+        if self.fh is None:
+            self.fh = self.tf.extractfile(self.info)
+            self.head = self.fh.read(HEAD_SIZE) if self.fh is not None else b""
+        return self.head
+
+    def rest(self) -> bytes:
+        """The whole member: the first bytes read, if any, and what follows them."""
+        if self.fh is None:
+            fh = self.tf.extractfile(self.info)
+            return fh.read() if fh is not None else b""
+        return self.head + self.fh.read()
 
 
 def _tar_members(path: str, want: Want | None, max_size: int) -> Iterator[Locator]:
@@ -469,38 +512,24 @@ def _tar_stream(
         headers.clear()  # a stream keeps every header it read otherwise
         if not info.isfile():
             continue
-        fh = None
-        head = b""
-        if is_archive_name(info.name):
-            member = names(info.name)
-            key = f"{where}!{member}:{info.size}:{int(info.mtime)}"
-            nested = Locator("tar", path, member, key)
-            if want is None or want(nested):
-                yield _nested(nested)
+        # Its first bytes, where its name leaves it open, are read here: a stream is
+        # read once, in order, so the rest of the member is read on from them.
+        read = _TarHead(tf, info)
+        kind = _member_kind(info.name, read)
+        if kind is None:
             continue
-        base = os.path.basename(info.name)
-        logs_name = has_log_name(base)
-        if not logs_name and not is_untold_name(base):
-            continue
-        if not logs_name or base.startswith("._"):
-            # Judged by its first bytes (read here: a stream is read once, in order,
-            # so the rest of the member is read on from them): an untold name, and
-            # macOS's metadata (``._NAME``), which is no log.
-            fh = tf.extractfile(info)
-            head = fh.read(HEAD_SIZE) if fh is not None else b""
-            if is_mac_metadata(base, head) or not (logs_name or looks_like_log(head)):
-                continue
         member = names(info.name)
         key = f"{where}!{member}:{info.size}:{int(info.mtime)}"
         loc = Locator("tar", path, member, key)
         if want is not None and not want(loc):
             continue
+        if kind == "nested":
+            yield _nested(loc)
+            continue
         if info.size > max_size:  # refused by its header, before it is read
             yield replace(loc, error=str(too_large(loc.name, max_size, info.size)))
             continue
-        if fh is None:
-            fh = tf.extractfile(info)
-        yield replace(loc, data=head + fh.read() if fh is not None else head)
+        yield replace(loc, data=read.rest())
 
 
 # Column names of the two downloaders' ``logs`` tables (see docs/scale.md):

@@ -179,9 +179,16 @@ def test_macos_metadata_is_no_log_and_no_error(
     with zipfile.ZipFile(zpath, "w") as zf:
         zf.writestr("games/game.xml", xml)
         zf.writestr("__MACOSX/games/._game.xml", APPLE_DOUBLE)
+        zf.writestr("__MACOSX/games/._old.zip", APPLE_DOUBLE)  # not an archive inside
     tpath = tmp_path / "mac.tar"
     with tarfile.open(tpath, "w") as tf:
-        for name, data in (("./._game.xml", APPLE_DOUBLE), ("./game.xml", xml)):
+        members = (
+            ("./._game.xml", APPLE_DOUBLE),
+            ("./._old.tar.gz", APPLE_DOUBLE),
+            ("./._notes", APPLE_DOUBLE),
+            ("./game.xml", xml),
+        )
+        for name, data in members:
             info = tarfile.TarInfo(name)
             info.size = len(data)
             tf.addfile(info, io.BytesIO(data))
