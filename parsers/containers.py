@@ -403,7 +403,7 @@ def _member_kind(name: str, head: Callable[[], bytes | None]) -> str | None:
     they cannot be read: such a member is read, so that its problem is named.
     """
     if name.startswith("__MACOSX/") or "/__MACOSX/" in name:
-        return None  # what macOS's archiver adds to every zip: metadata, no logs
+        return None  # what macOS's Finder adds to a zip: metadata, no logs
     base = os.path.basename(name)
     if base.startswith("._"):
         first = head()

@@ -274,7 +274,7 @@ def _wide_codec(data: bytes) -> str | None:
 
 def is_mac_metadata(name: str, head: bytes) -> bool:
     """Whether a file is the metadata macOS keeps beside another as ``._NAME`` (an
-    AppleDouble file; its archiver also puts them in ``__MACOSX/`` in every zip):
+    AppleDouble file; a zip made with its Finder holds them in ``__MACOSX/``):
     by its name and its first four bytes."""
     return os.path.basename(name).startswith("._") and head.startswith(APPLE_DOUBLE)
 

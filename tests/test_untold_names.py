@@ -165,8 +165,8 @@ def test_an_archive_inside_an_archive_is_named_not_passed_over(
     }
 
 
-# macOS keeps a file's metadata beside it as ``._NAME`` (AppleDouble), and its
-# archiver puts those in ``__MACOSX/`` inside every zip it makes.
+# macOS keeps a file's metadata beside it as ``._NAME`` (AppleDouble) where the file
+# system cannot hold it, and a zip made with its Finder holds them in ``__MACOSX/``.
 APPLE_DOUBLE = b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        \x00\x02"
 
 
