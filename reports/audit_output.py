@@ -244,7 +244,11 @@ class AuditOutput:
         else:
             lines = [f"{r.path} ({r.game_id}, rules {r.rules}):"]
             lines.extend(_finding_line(f, r.findings) for f in r.findings)
-        (self.parts.add if self.echo is None else self.echo)(printable("\n".join(lines)))
+        # One line each, whatever a file name or a log's text holds: a line break in
+        # either would start a line of its own (a forged finding, to a reader that
+        # greps the output).
+        text = "\n".join(" ".join(line.splitlines()) for line in lines)
+        (self.parts.add if self.echo is None else self.echo)(printable(text))
 
     def _junit_case(self, r: FileAudit) -> str:
         """One test case per game; error findings (or an unreadable file) fail it."""

@@ -109,3 +109,17 @@ def test_an_interrupted_query_says_so_and_exits_130(log: Path, tmp_path: Path) -
     )
     code, err = _interrupted(["query", "--store", str(store), endless])
     assert (code, err.strip()) == (130, SAID)
+
+
+def test_a_name_with_a_line_break_cannot_forge_a_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A file name may hold a line break: in the text output it would start a line of
+    # its own ("error ..."), read by a CI job that greps the output as a finding.
+    from reports.cli import main
+
+    (tmp_path / "evil\n  error   forged-finding: x.xml").write_bytes(b"x")
+    assert main(["audit", str(tmp_path)]) == 2
+    out = capsys.readouterr().out.splitlines()
+    assert not [line for line in out if line.lstrip().startswith("error")]
+    assert out[0].startswith(f"unreadable: {tmp_path}/evil   error   forged-finding: x.xml")
