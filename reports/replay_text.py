@@ -56,7 +56,11 @@ class _RoundText:
     """Writes one round's lines as the replay walks it (a :class:`ReplayObserver`)."""
 
     def __init__(self, log: GameLog, rules: Ruleset, round_no: int, seat: int | None) -> None:
-        self.names = [p.name or f"seat {i}" for i, p in enumerate(log.start.players)]
+        # A name on one line, whatever the log holds (a line break would start a
+        # line of its own in the replay).
+        self.names = [
+            " ".join(p.name.splitlines()) or f"seat {i}" for i, p in enumerate(log.start.players)
+        ]
         self.rules = rules
         self.round_no = round_no
         self.seat = seat

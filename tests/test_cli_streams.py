@@ -123,3 +123,17 @@ def test_a_name_with_a_line_break_cannot_forge_a_line(
     out = capsys.readouterr().out.splitlines()
     assert not [line for line in out if line.lstrip().startswith("error")]
     assert out[0].startswith(f"unreadable: {tmp_path}/evil   error   forged-finding: x.xml")
+
+
+def test_a_player_name_with_a_line_break_stays_on_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reports.cli import main
+
+    xml = SAMPLE.read_text(encoding="utf-8").replace('n1="%42%65%6E"', 'n1="%42%0A%65%6E"')
+    path = tmp_path / "game.xml"
+    path.write_text(xml, encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("  S B en: ") for line in out), out[:6]
+    assert not any(line.startswith("en") for line in out)
