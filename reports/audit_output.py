@@ -11,7 +11,7 @@ from typing import IO
 
 from analyzer.checks.audit import FileAudit
 from mjaudit.findings import Finding, JsonValue
-from reports.safe_text import json_safe, printable, xml_attr, xml_text
+from reports.safe_text import json_safe, one_line, printable, xml_attr, xml_text
 
 __all__ = [
     "AuditOutput",
@@ -247,7 +247,7 @@ class AuditOutput:
         # One line each, whatever a file name or a log's text holds: a line break in
         # either would start a line of its own (a forged finding, to a reader that
         # greps the output).
-        text = "\n".join(" ".join(line.splitlines()) for line in lines)
+        text = "\n".join(map(one_line, lines))
         (self.parts.add if self.echo is None else self.echo)(printable(text))
 
     def _junit_case(self, r: FileAudit) -> str:

@@ -25,7 +25,7 @@ from mjaudit.errors import MjauditError, did_you_mean
 from mjaudit.events import Limit
 from mjaudit.findings import JsonValue
 from mjaudit.yaku import Yaku
-from reports.safe_text import json_safe, printable, xml_attr, xml_text
+from reports.safe_text import json_safe, one_line, printable, xml_attr, xml_text
 
 # The audit, the parsers and the containers are imported by export_cases alone:
 # score --batch and cases check start without them.
@@ -302,7 +302,7 @@ def score_lines(name: str, lines: Sequence[tuple[int, bytes]]) -> _Scored:
             problems.append(f"{name} (line {number}): {exc}")
             continue
         except Exception as exc:  # a bug: this line's problem, named, not the run's
-            said = " ".join(str(exc).splitlines())
+            said = one_line(str(exc))
             problems.append(
                 f"{name} (line {number}): internal error while scoring: "
                 f"{type(exc).__name__}: {said}"
@@ -497,7 +497,7 @@ def render_check_text(check: CheckResult, every: bool = False) -> str:
             lines.extend(f"  {_line(d)}" for d in group)
         else:
             lines.append(f"  e.g. {_line(example(group))}")
-    return printable("\n".join(lines))
+    return printable("\n".join(map(one_line, lines)))
 
 
 def _doc(d: Disagreement) -> Doc:

@@ -21,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any, NoReturn
 import click
 
 from mjaudit.errors import MjauditError
-from reports.safe_text import ESCAPE, escape_unencodable, printable
+from reports.safe_text import ESCAPE, escape_unencodable, one_line, printable
 
 if TYPE_CHECKING:
     from analyzer.checks.audit import FileAudit
@@ -601,7 +601,7 @@ def _fail(message: str) -> NoReturn:
 
 def _complain(message: str) -> None:
     """``mjaudit: <message>`` on stderr, on one line whatever the message holds."""
-    click.echo("mjaudit: " + " ".join(message.splitlines()), err=True)
+    click.echo("mjaudit: " + one_line(message), err=True)
 
 
 _STORE = click.option(

@@ -24,6 +24,7 @@ from mjaudit.events import (
 )
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import to_mpsz
+from reports.safe_text import one_line
 
 __all__ = ["find_round", "render_round", "round_text"]
 
@@ -58,9 +59,7 @@ class _RoundText:
     def __init__(self, log: GameLog, rules: Ruleset, round_no: int, seat: int | None) -> None:
         # A name on one line, whatever the log holds (a line break would start a
         # line of its own in the replay).
-        self.names = [
-            " ".join(p.name.splitlines()) or f"seat {i}" for i, p in enumerate(log.start.players)
-        ]
+        self.names = [one_line(p.name) or f"seat {i}" for i, p in enumerate(log.start.players)]
         self.rules = rules
         self.round_no = round_no
         self.seat = seat

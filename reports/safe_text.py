@@ -15,6 +15,7 @@ __all__ = [
     "ESCAPE",
     "escape_unencodable",
     "json_safe",
+    "one_line",
     "printable",
     "shown",
     "xml_attr",
@@ -30,6 +31,13 @@ def shown(m: re.Match[str]) -> str:
     if 0xDC80 <= c <= 0xDCFF:  # an undecodable byte of a file name
         return f"\\x{c - 0xDC00:02x}"
     return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: each line break (of any kind) a space. A file name or a
+    log's text may hold one, which would otherwise start a line of its own in a
+    line-by-line output (a forged finding, to a reader that greps it)."""
+    return " ".join(text.splitlines())
 
 
 def printable(text: str) -> str:

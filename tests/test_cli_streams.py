@@ -137,3 +137,21 @@ def test_a_player_name_with_a_line_break_stays_on_its_line(
     out = capsys.readouterr().out.splitlines()
     assert any(line.startswith("  S B en: ") for line in out), out[:6]
     assert not any(line.startswith("en") for line in out)
+
+
+def test_a_case_id_with_a_line_break_stays_on_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reports.cli import main
+
+    cases, answers = tmp_path / "cases.jsonl", tmp_path / "answers.jsonl"
+    assert main(["cases", "export", str(SAMPLE), "-o", str(cases)]) == 0
+    first = json.loads(cases.read_text(encoding="utf-8").splitlines()[0])
+    first["id"] = "x\nforged: 1 case"
+    cases.write_text(json.dumps(first) + "\n", encoding="utf-8")
+    answers.write_text("", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["cases", "check", str(cases), str(answers)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert "  e.g. x forged: 1 case: no answer" in " ".join(out), out
+    assert not any(line.startswith("forged") for line in out)
