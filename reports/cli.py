@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import codecs
 import datetime
+import decimal
 import gc
 import io
 import json
+import math
 import os
 import sqlite3
 import sys
@@ -628,6 +630,30 @@ def stats(store: str, fmt: str) -> None:
     click.echo(json.dumps(doc, indent=1) if fmt == "json" else stats_text(doc))
 
 
+def _json_value(value: object) -> Any:
+    """A value DuckDB returned, as JSON can hold it: a decimal as a number, a date or
+    time in ISO 8601, an interval in seconds, a UUID as text, a blob in hex, a
+    non-finite double as null (JSON has no Infinity or NaN); lists and structs item by
+    item."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, decimal.Decimal):
+        return _json_value(float(value))
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, datetime.timedelta):
+        return value.total_seconds()
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).hex()
+    if isinstance(value, list | tuple):
+        return [_json_value(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _json_value(v) for k, v in value.items()}
+    return str(value)  # a UUID, and whatever else a newer DuckDB may hand back
+
+
 @cli.command()
 @_STORE
 @click.argument("sql")
@@ -647,7 +673,8 @@ def query(store: str, sql: str, fmt: str) -> None:
         out = sys.stdout
         if fmt == "json":
             for row in rows:
-                out.write(json.dumps(dict(zip(columns, row, strict=True))) + "\n")
+                doc = {c: _json_value(v) for c, v in zip(columns, row, strict=True)}
+                out.write(json.dumps(doc, allow_nan=False) + "\n")
             return
         writer = csv.writer(out, delimiter="\t" if fmt == "tsv" else ",", lineterminator="\n")
         writer.writerow(columns)

@@ -243,3 +243,34 @@ def test_a_rerun_reports_stored_findings_with_their_source_and_cause(
     assert again["run"]["skipped"] == 1
     for doc in (first, again):
         assert doc["findings"] == plain["findings"]
+
+
+def test_query_json_writes_every_column_type_as_json(
+    logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # DuckDB hands back decimals (any literal like 1.5), dates, blobs, intervals and
+    # UUIDs, which json.dumps refused with a traceback; a non-finite double came out
+    # as Infinity, which no JSON reader takes.
+    st = str(tmp_path / "store")
+    assert main(["audit", "--store", st, str(logs)]) == 0
+    sql = (
+        "SELECT han * 1.5 AS d, DATE '2020-01-02' AS day, TIMESTAMP '2020-01-02 03:04:05' "
+        "AS at, '\\x00\\xff'::BLOB AS b, INTERVAL 90 MINUTE AS i, "
+        "'5f3c6fb2-0d1e-4d27-9d36-8ad1b3b0c6e1'::UUID AS u, 'inf'::DOUBLE AS x, "
+        "[1.5, 2] AS l, {'a': DATE '2020-01-02'} AS s "
+        "FROM hands WHERE han = 2 LIMIT 1"
+    )
+    capsys.readouterr()
+    assert main(["query", "--store", st, sql, "--format", "json"]) == 0
+    row = json.loads(capsys.readouterr().out, parse_constant=lambda c: pytest.fail(c))
+    assert row == {
+        "d": 3.0,
+        "day": "2020-01-02",
+        "at": "2020-01-02T03:04:05",
+        "b": "00ff",
+        "i": 5400.0,
+        "u": "5f3c6fb2-0d1e-4d27-9d36-8ad1b3b0c6e1",
+        "x": None,
+        "l": [1.5, 2.0],
+        "s": {"a": "2020-01-02"},
+    }
