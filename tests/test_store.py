@@ -14,7 +14,7 @@ import pytest
 from analyzer.runs import store as store_mod
 from analyzer.runs import store_catalog
 from analyzer.runs.batch import Shard
-from analyzer.runs.store import Store, query, stats
+from analyzer.runs.store import Store, query, stats, stats_text
 from reports.cli import main
 from tests.conftest import run_store
 
@@ -274,3 +274,14 @@ def test_query_json_writes_every_column_type_as_json(
         "l": [1.5, 2.0],
         "s": {"a": "2020-01-02"},
     }
+
+
+def test_stats_lists_a_failed_input_on_one_line(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "b\n  error   forged.xml").write_bytes(b"<mjloggm><nonsense")
+    st = tmp_path / "store"
+    run([str(logs)], st)
+    text = stats_text(stats(st))
+    assert not any(line.startswith("  error   forged") for line in text.splitlines()), text
+    assert text.splitlines()[-1].startswith(f"  error: {logs}/b   error   forged.xml: ")

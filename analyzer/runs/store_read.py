@@ -233,7 +233,8 @@ def stats_text(doc: dict[str, JsonValue]) -> str:
     assert isinstance(failed, list)
     for x in failed:
         assert isinstance(x, dict)
-        lines.append(f"  {x['status']}: {x['input']}: {x['error']}")
+        # On one line whatever the name holds (a line break would forge a line).
+        lines.append(" ".join(f"  {x['status']}: {x['input']}: {x['error']}".splitlines()))
     return "\n".join(lines)
 
 
