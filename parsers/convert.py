@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from mjaudit.errors import MjauditError
-from mjaudit.events import GameLog
+from mjaudit.events import GameLog, RoundStart
 from parsers.containers import DEFAULT_MAX_INPUT, load_single
 from parsers.mjai_writer import write_mjai
 from parsers.tenhou_json_writer import write_tenhou_json
@@ -32,11 +32,26 @@ class ConvertError(MjauditError):
     """The source does not record something the target format needs."""
 
 
+_ARTICLE = {"mjai": "an"}
+
+
+def _without_ids(log: GameLog) -> bool:
+    """Whether the log's hands carry no physical tile ids (all but mjlog XML's)."""
+    first = next((ev for ev in log.events if isinstance(ev, RoundStart)), None)
+    return first is not None and first.hand_ids is None
+
+
 def convert_log(log: GameLog, to: str) -> bytes:
     """The bytes of ``log`` in the format ``to`` (``mjai``, ``tenhou-json``, ``tenhou-xml``)."""
     writer = TARGETS.get(to)
     if writer is None:
         raise ConvertError(f"unknown target format {to!r} (known: {', '.join(TARGETS)})")
+    if to == "tenhou-xml" and _without_ids(log):
+        raise ConvertError(
+            f"{log.path}: cannot write {to}: {_ARTICLE.get(log.format, 'a')} {log.format} log "
+            "records no physical tile ids (0..135), by which mjlog XML names every tile: only "
+            "a Tenhou XML log can be written as tenhou-xml (tenhou-json and mjai take any log)"
+        )
     try:
         return writer(log)
     except ValueError as exc:
