@@ -272,6 +272,18 @@ def _wide_codec(data: bytes) -> str | None:
     return None
 
 
+def _archive_kind(data: bytes) -> tuple[str, str] | None:
+    """(what, suffix) of a zip, a tar or an SQLite database given where a log was
+    expected (on standard input, or under a log's name), by its magic bytes."""
+    if data[:4] == b"PK\x03\x04":
+        return "a zip archive", ".zip"
+    if data[257:262] == b"ustar":
+        return "a tar archive", ".tar"
+    if data[:16] == b"SQLite format 3\x00":
+        return "an SQLite database", ".db"
+    return None
+
+
 def is_mac_metadata(name: str, head: bytes) -> bool:
     """Whether a file is the metadata macOS keeps beside another as ``._NAME`` (an
     AppleDouble file; a zip made with its Finder holds them in ``__MACOSX/``):
@@ -306,6 +318,15 @@ def load_bytes(data: bytes, path: str) -> GameLog:
         return _load_json(data, path)
     if not head:
         raise LogFormatError(path, "byte 0", "empty file")
+    archive = _archive_kind(data)
+    if archive is not None:
+        what, suffix = archive
+        hint = (
+            "archives and databases are read from files, not from standard input"
+            if path == "-"
+            else f"give the file a {suffix} name to have it read as one"
+        )
+        raise LogFormatError(path, "byte 0", f"{what}, not a log: {hint}")
     raise LogFormatError(
         path, "byte 0", "not a mahjong log: expected Tenhou XML, Tenhou JSON or mjai JSON lines"
     )

@@ -256,3 +256,29 @@ def test_a_zip_cut_short_says_so(tmp_path: Path, xml: bytes) -> None:
         f"{cut}: unreadable zip: it starts as a zip, but the index a zip ends with is "
         "missing (the file was cut short?)"
     )
+
+
+def test_an_archive_where_a_log_was_expected_says_what_it_is(tmp_path: Path, xml: bytes) -> None:
+    whole = io.BytesIO()
+    with zipfile.ZipFile(whole, "w") as zf:
+        zf.writestr("a.xml", xml)
+    tar = io.BytesIO()
+    with tarfile.open(fileobj=tar, mode="w") as tf:
+        info = tarfile.TarInfo("a.xml")
+        info.size = len(xml)
+        tf.addfile(info, io.BytesIO(xml))
+    said = {
+        "-": "archives and databases are read from files, not from standard input",
+        "game.xml": "give the file a",
+    }
+    for data, what, suffix in ((whole.getvalue(), "a zip archive", ".zip"),
+                               (tar.getvalue(), "a tar archive", ".tar")):  # fmt: skip
+        with pytest.raises(LogFormatError) as err:
+            load_bytes(data, "-")
+        assert str(err.value) == f"- (byte 0): {what}, not a log: {said['-']}"
+        with pytest.raises(LogFormatError) as err:
+            load_bytes(data, "game.xml")
+        assert str(err.value) == (
+            f"game.xml (byte 0): {what}, not a log: {said['game.xml']} {suffix} name "
+            "to have it read as one"
+        )
