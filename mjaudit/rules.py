@@ -640,7 +640,9 @@ def load_rules(spec: str) -> Ruleset:
     A file that does not set ``tenhou_lobby_results`` gets false: the final results
     follow its own start, return and uma, whatever its base or name.
     """
-    if spec.endswith(".toml"):
+    if spec.endswith(".toml") or (spec not in PRESETS and Path(spec).is_file()):
+        # A file is read as TOML whatever its name (club.txt; a JSON file is then
+        # "not valid TOML", which says more than "unknown rules preset").
         # Imported here: tomllib (with the datetime module it loads) is a noticeable
         # share of the start-up, and only a rules file needs it.
         import tomllib
@@ -670,6 +672,13 @@ def load_rules(spec: str) -> Ruleset:
         if "name" not in data:
             rules = replace(rules, name=f"{base.name}+{path.stem}")
         return rules
+    if spec not in PRESETS:
+        # Neither a preset nor a file: a typo in either.
+        known = ", ".join(sorted(PRESETS))
+        raise RulesError(
+            f"no rules preset or file named {spec!r}{did_you_mean(spec, sorted(PRESETS))} "
+            f"(presets: {known})"
+        )
     return preset(spec)
 
 

@@ -61,7 +61,7 @@ def test_toml_errors_name_the_file(tmp_path: Path) -> None:
         RulesError, match=r"bad\.toml: unknown rule 'kirriage' \(did you mean kiriage\?\)$"
     ):
         load_rules(str(f))
-    with pytest.raises(RulesError, match="unknown rules preset"):
+    with pytest.raises(RulesError, match="no rules preset or file named 'tenhoo'"):
         load_rules("tenhoo")
 
 
@@ -96,3 +96,20 @@ def test_a_rules_file_takes_its_own_final_results_unless_it_asks_for_tenhous(
     assert errors("tenhou_lobby_results = true\n") == []
     assert load_rules("tenhou").tenhou_lobby_results
     assert not load_rules("wrc").tenhou_lobby_results
+
+
+def test_a_rules_file_of_another_name_is_read_as_toml(tmp_path: Path) -> None:
+    # A file named otherwise (club.txt, a JSON file) was taken for a preset's name:
+    # "unknown rules preset '/path/club.txt'".
+    f = tmp_path / "club.txt"
+    f.write_text('base = "tenhou"\nkiriage = true\n', encoding="utf-8")
+    assert load_rules(str(f)).kiriage
+    j = tmp_path / "club.json"
+    j.write_text('{"kiriage": true}\n', encoding="utf-8")
+    with pytest.raises(RulesError, match=r"club\.json: not valid TOML: "):
+        load_rules(str(j))
+    with pytest.raises(RulesError) as err:
+        load_rules("tenhoo")
+    assert str(err.value).startswith(
+        "no rules preset or file named 'tenhoo' (did you mean tenhou?) (presets: ema, "
+    )
