@@ -89,6 +89,30 @@ def _findings_exit(worst: int, fail_on: str) -> int:
 _POOL_CASES = 2048
 
 
+def _capped_jobs(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    """At most four workers per CPU: more only compete for the same CPUs, and a
+    typed-in -j 100000 would fork that many processes before the first log."""
+    from analyzer.runs.pool import available_cpus
+
+    cpus = available_cpus()
+    most = 4 * cpus
+    if value > most:
+        click.echo(
+            f"mjaudit: -j {value}: more workers than this machine can use ({cpus} CPUs); "
+            f"{most} workers",
+            err=True,
+        )
+        return most
+    return value
+
+
+def _seconds(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """A number of seconds: not NaN nor infinite (a range check lets both through)."""
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a number of seconds")
+    return value
+
+
 def _jobs_option(when: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
     """``-j/--jobs``, as ``audit`` and ``report`` share it; ``when`` a pool pays."""
     return click.option(
@@ -96,6 +120,7 @@ def _jobs_option(when: str) -> Callable[[Callable[..., None]], Callable[..., Non
         "--jobs",
         type=click.IntRange(min=0),
         default=0,
+        callback=_capped_jobs,
         show_default=True,
         help=f"Worker processes; 0: one per CPU when there are {when}, else none (all in "
         "this process).",
@@ -205,6 +230,7 @@ def _audit_files(
 
 _LOCK_WAIT = click.option(
     "--lock-wait", type=click.FloatRange(min=0), default=600.0, show_default=True,
+    callback=_seconds,
     metavar="SECONDS", help="How long to wait for another writer's lock on the store.",
 )  # fmt: skip
 
@@ -215,7 +241,8 @@ def _scale_options(f: Callable[..., None]) -> Callable[..., None]:
         click.option("--batch", type=click.IntRange(min=1), default=16, show_default=True,
                      help="Inputs per worker task."),
         click.option("--time-limit", type=click.FloatRange(min=0.01), default=None,
-                     metavar="SECONDS", help="Give up on one log after this long."),
+                     callback=_seconds, metavar="SECONDS",
+                     help="Give up on one log after this long."),
         click.option("--store", type=click.Path(file_okay=False), default=None,
                      help="Results store folder: record results, skip what it holds."),
         _LOCK_WAIT,

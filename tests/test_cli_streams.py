@@ -155,3 +155,34 @@ def test_a_case_id_with_a_line_break_stays_on_its_line(
     out = capsys.readouterr().out.splitlines()
     assert "  e.g. x forged: 1 case: no answer" in " ".join(out), out
     assert not any(line.startswith("forged") for line in out)
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "1e400"])
+def test_a_time_limit_must_be_a_number_of_seconds(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It was taken, and every input then failed with an internal error.
+    from reports.cli import main
+
+    assert main(["audit", "--time-limit", value, str(SAMPLE)]) == 2
+    assert "Invalid value for '--time-limit'" in capsys.readouterr().err
+    assert main(["audit", "--lock-wait", value, "--store", "x", str(SAMPLE)]) == 2
+    assert "Invalid value for '--lock-wait'" in capsys.readouterr().err
+
+
+def test_jobs_beyond_what_the_machine_can_run_are_capped() -> None:
+    # -j 100000 forked a hundred thousand workers for one log (a minute, then killed).
+    from analyzer.runs.pool import available_cpus
+
+    done = subprocess.run(
+        [sys.executable, "-m", "mjaudit", "audit", "-j", "100000", str(SAMPLE)],
+        capture_output=True,
+        cwd=REPO,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    most = 4 * available_cpus()
+    assert done.stderr.decode().strip() == (
+        f"mjaudit: -j 100000: more workers than this machine can use "
+        f"({available_cpus()} CPUs); {most} workers"
+    )
