@@ -523,6 +523,7 @@ def score_command(
         )
         if win not in concealed:
             raise ValueError(f"the winning tile {win} is not in the hand {hand}")
+        _check_situation(ctx)
         _check_indicators_allowed(ctx, ruleset)
         indicators = (*ctx.dora_indicators, *ctx.ura_indicators)
         check_tile_set(concealed, called, indicators, ctx.players, ruleset.aka)
@@ -543,6 +544,31 @@ def score_command(
             if n
         )
         click.echo(render_score_text(result, paid, received, counters))
+
+
+def _check_situation(ctx: WinContext) -> None:
+    """Refuse flags that cannot go together: the scorer, which trusts a replay's flags,
+    would score as if such a flag had not been given."""
+    dealer = ctx.seat_wind == 0
+    wrong = (
+        (ctx.rinshan and not ctx.tsumo, "--rinshan is a win on a kan's replacement tile: a tsumo"),
+        (ctx.haitei and not ctx.tsumo,
+         "--haitei is a tsumo on the wall's last tile (a ron on the last discard is --houtei)"),
+        (ctx.houtei and ctx.tsumo,
+         "--houtei is a ron on the last discard (a tsumo on the last tile is --haitei)"),
+        (ctx.chankan and ctx.tsumo, "--chankan is a ron on a tile added to a kan"),
+        (ctx.tenhou and not (ctx.tsumo and dealer),
+         "--tenhou is the dealer's tsumo on the first draw"),
+        (ctx.chiihou and not (ctx.tsumo and not dealer),
+         "--chiihou is a non-dealer's tsumo on the first draw"),
+        (ctx.renhou and not (not ctx.tsumo and not dealer),
+         "--renhou is a non-dealer's ron before their first draw"),
+        (ctx.ippatsu and not (ctx.riichi or ctx.double_riichi),
+         "--ippatsu needs --riichi or --double-riichi"),
+    )  # fmt: skip
+    for bad, why in wrong:
+        if bad:
+            raise ValueError(why)
 
 
 def _check_indicators_allowed(ctx: WinContext, rules: Ruleset) -> None:

@@ -230,3 +230,33 @@ def test_score_with_the_league_presets(capsys: pytest.CaptureFixture[str]) -> No
     # saikouisen: a four-player preset (no --players needed), 300 a honba.
     code, doc = _json(capsys, *hand, "--ura", "1m", "--rules", "saikouisen")
     assert (code, doc["total"], doc["payments"]) == (0, 8000, {"discarder": 8600})
+
+
+_HAITEI = "--haitei is a tsumo on the wall's last tile (a ron on the last discard is --houtei)"
+_HOUTEI = "--houtei is a ron on the last discard (a tsumo on the last tile is --haitei)"
+_TENHOU = "--tenhou is the dealer's tsumo on the first draw"
+_CHIIHOU = "--chiihou is a non-dealer's tsumo on the first draw"
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--ron", "--rinshan"], "--rinshan is a win on a kan's replacement tile: a tsumo"),
+        (["--ron", "--haitei"], _HAITEI),
+        (["--tsumo", "--houtei"], _HOUTEI),
+        (["--tsumo", "--chankan"], "--chankan is a ron on a tile added to a kan"),
+        (["--ron", "--tenhou", "--seat-wind", "E"], _TENHOU),
+        (["--tsumo", "--tenhou"], _TENHOU),
+        (["--ron", "--chiihou"], _CHIIHOU),
+        (["--tsumo", "--chiihou", "--seat-wind", "E"], _CHIIHOU),
+        (["--tsumo", "--renhou"], "--renhou is a non-dealer's ron before their first draw"),
+        (["--ron", "--ippatsu"], "--ippatsu needs --riichi or --double-riichi"),
+    ],
+)
+def test_a_situation_that_cannot_be_is_refused(
+    flags: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # These were scored as if the flag had not been given, without a word.
+    code = main(["score", "234m567p22345678s", "--win", "8s", *flags])
+    assert code == 2
+    assert capsys.readouterr().err.strip() == f"mjaudit: {said}"
