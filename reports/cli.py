@@ -572,7 +572,17 @@ def _check_situation(ctx: WinContext) -> None:
 
 
 def _check_indicators_allowed(ctx: WinContext, rules: Ruleset) -> None:
-    """Refuse indicators the rules never turn: a second (kan) dora, an ura dora."""
+    """Refuse indicators no table turns (a sixth, an ura for no riichi or under no
+    dora indicator) and those the rules never turn: a second (kan) dora, an ura."""
+    dora, ura = len(ctx.dora_indicators), len(ctx.ura_indicators)
+    if dora > 5:
+        raise ValueError(f"{dora} --dora indicators: at most 5 (the first and one per kan)")
+    if ura and not (ctx.riichi or ctx.double_riichi):
+        raise ValueError("--ura needs --riichi or --double-riichi")
+    if ura > max(dora, 1):
+        raise ValueError(
+            f"{ura} --ura indicators for {dora} --dora: one lies under each dora indicator"
+        )
     if len(ctx.dora_indicators) > 1 and not rules.kan_dora:
         raise ValueError(
             f"{len(ctx.dora_indicators)} --dora indicators, but the rules {rules.name} "

@@ -260,3 +260,23 @@ def test_a_situation_that_cannot_be_is_refused(
     code = main(["score", "234m567p22345678s", "--win", "8s", *flags])
     assert code == 2
     assert capsys.readouterr().err.strip() == f"mjaudit: {said}"
+
+
+_DORA = ["--dora", "1m", "--dora", "2m", "--dora", "3m", "--dora", "4p", "--dora", "5p"]
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        ([*_DORA, "--dora", "6p"], "6 --dora indicators: at most 5 (the first and one per kan)"),
+        (["--dora", "1m", "--ura", "2m"], "--ura needs --riichi or --double-riichi"),
+        (["--riichi", "--dora", "1m", "--ura", "2m", "--ura", "3m"],
+         "2 --ura indicators for 1 --dora: one lies under each dora indicator"),
+    ],
+)  # fmt: skip
+def test_indicators_that_cannot_be_are_refused(
+    flags: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Six indicators gave a baiman without a kan; ura without riichi were dropped.
+    assert main(["score", "234m567p22345678s", "--win", "8s", "--ron", *flags]) == 2
+    assert capsys.readouterr().err.strip() == f"mjaudit: {said}"

@@ -418,7 +418,7 @@ def test_a_preset_for_another_player_count_is_a_clear_error(
                 "7z",
                 "--dora",
                 "1z",
-                "--ura",
+                "--dora",
                 "1z",
             ],
             "5 tiles of 1z",
