@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from analyzer.checks.audit import FileAudit
     from analyzer.runs.batch import RunSummary
     from mjaudit.hands import WinContext
+    from mjaudit.melds import Meld
     from mjaudit.rules import Ruleset
 
 __all__ = ["main"]
@@ -523,7 +524,7 @@ def score_command(
         )
         if win not in concealed:
             raise ValueError(f"the winning tile {win} is not in the hand {hand}")
-        _check_situation(ctx)
+        _check_situation(ctx, called)
         _check_indicators_allowed(ctx, ruleset)
         indicators = (*ctx.dora_indicators, *ctx.ura_indicators)
         check_tile_set(concealed, called, indicators, ctx.players, ruleset.aka)
@@ -546,9 +547,20 @@ def score_command(
         click.echo(render_score_text(result, paid, received, counters))
 
 
-def _check_situation(ctx: WinContext) -> None:
-    """Refuse flags that cannot go together: the scorer, which trusts a replay's flags,
-    would score as if such a flag had not been given."""
+def _check_situation(ctx: WinContext, melds: Sequence[Meld]) -> None:
+    """Refuse flags that cannot go together, or with the hand's melds: the scorer,
+    which trusts a replay's flags, would score as if such a flag had not been given
+    (or count a riichi of an open hand)."""
+    opened = any(m.is_open for m in melds)
+    for flag, given in (("--riichi", ctx.riichi), ("--double-riichi", ctx.double_riichi)):
+        if given and opened:
+            raise ValueError(f"{flag} needs a closed hand (a chi, pon or open kan opens it)")
+    # (A North set aside in three-player play is left to the rules' reading.)
+    called = [m for m in melds if m.kind.value != "kita"]
+    first = (("--tenhou", ctx.tenhou), ("--chiihou", ctx.chiihou), ("--renhou", ctx.renhou))
+    for flag, given in first:
+        if given and called:
+            raise ValueError(f"{flag} is a win on the first draw: the winner has no melds")
     dealer = ctx.seat_wind == 0
     wrong = (
         (ctx.rinshan and not ctx.tsumo, "--rinshan is a win on a kan's replacement tile: a tsumo"),

@@ -280,3 +280,24 @@ def test_indicators_that_cannot_be_are_refused(
     # Six indicators gave a baiman without a kan; ura without riichi were dropped.
     assert main(["score", "234m567p22345678s", "--win", "8s", "--ron", *flags]) == 2
     assert capsys.readouterr().err.strip() == f"mjaudit: {said}"
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--ron", "--riichi"], "--riichi needs a closed hand (a chi, pon or open kan opens it)"),
+        (["--ron", "--double-riichi"],
+         "--double-riichi needs a closed hand (a chi, pon or open kan opens it)"),
+        (["--tsumo", "--chiihou"], "--chiihou is a win on the first draw: the winner has no melds"),
+    ],
+)  # fmt: skip
+def test_riichi_or_a_first_draw_win_with_a_call_is_refused(
+    flags: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A riichi with a chi was scored with its han, and a chiihou with one as a yakuman.
+    hand = ["234m567p22s678s", "--meld", "chi:345s", "--win", "8s"]
+    assert main(["score", *hand, *flags]) == 2
+    assert capsys.readouterr().err.strip() == f"mjaudit: {said}"
+    # A concealed kan keeps the hand closed.
+    closed = ["234m567p22s678s", "--meld", "ankan:9999m", "--win", "8s", "--ron", "--riichi"]
+    assert main(["score", *closed]) == 0
