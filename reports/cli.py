@@ -99,8 +99,8 @@ def _capped_jobs(ctx: click.Context, param: click.Parameter, value: int) -> int:
     most = 4 * cpus
     if value > most:
         click.echo(
-            f"mjaudit: -j {value}: more workers than this machine can use ({cpus} CPUs); "
-            f"{most} workers",
+            f"mjaudit: -j {value}: more workers than this machine can use "
+            f"({cpus} CPU{'s' if cpus != 1 else ''}); {most} workers",
             err=True,
         )
         return most

@@ -181,8 +181,8 @@ def test_jobs_beyond_what_the_machine_can_run_are_capped() -> None:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    most = 4 * available_cpus()
+    cpus = available_cpus()
     assert done.stderr.decode().strip() == (
         f"mjaudit: -j 100000: more workers than this machine can use "
-        f"({available_cpus()} CPUs); {most} workers"
+        f"({cpus} CPU{'s' if cpus != 1 else ''}); {4 * cpus} workers"
     )
