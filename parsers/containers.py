@@ -35,6 +35,7 @@ import zipfile
 import zlib
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 from typing import IO
 
@@ -43,11 +44,11 @@ from mjaudit.events import GameLog, RulesHint
 from parsers.sources import (
     DEFAULT_MAX_INPUT,
     HEAD_SIZE,
+    SQLITE_MAGIC,
+    ZIP_MAGIC,
     bunzip2,
     decompress,
-    is_mac_metadata,
     load_bytes,
-    looks_like_log,
     read_regular_file,
     read_stream,
     regular_file_problem,
@@ -59,11 +60,14 @@ from parsers.walk import (
     STORE_TABLES,
     TAR_SUFFIXES,
     FileId,
+    Head,
     Skip,
     catalog_tables,
     file_ids,
     has_log_name,
     is_archive_name,
+    is_log_file,
+    is_mac_file,
     is_untold_name,
     named_ids,
     walk,
@@ -84,8 +88,6 @@ __all__ = [
     "load_single",
     "read_locator",
 ]
-
-_SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 @dataclass(frozen=True, slots=True)
@@ -315,9 +317,9 @@ def container_kind(path: str) -> str | None:
             head = fh.read(16)
     except OSError:
         return None
-    if head == _SQLITE_MAGIC:
+    if head == SQLITE_MAGIC:
         return "sqlite"
-    if head[:4] == b"PK\x03\x04" or (lower.endswith(".zip") and head[:4] == b"PK\x05\x06"):
+    if head[:4] == ZIP_MAGIC or (lower.endswith(".zip") and head[:4] == b"PK\x05\x06"):
         return "zip"
     return None
 
@@ -389,41 +391,28 @@ def _nested(loc: Locator) -> Locator:
 def _starts_as_zip(path: str) -> bool:
     try:
         with open(path, "rb") as fh:
-            return fh.read(4) == b"PK\x03\x04"
+            return fh.read(len(ZIP_MAGIC)) == ZIP_MAGIC
     except OSError:
         return False
 
 
-def _member_kind(name: str, head: Callable[[], bytes | None]) -> str | None:
-    """What a zip or tar member is to a run: ``log`` (read), ``nested`` (an archive
-    inside the archive: named, not read) or None (left out: not a log).
-
-    Judged by its name, and where the name leaves it open (an untold name,
-    parsers.walk; macOS's ``._NAME``) by ``head()``, its first bytes, or None where
-    they cannot be read: such a member is read, so that its problem is named.
-    """
-    if name.startswith("__MACOSX/") or "/__MACOSX/" in name:
-        return None  # what macOS's Finder adds to a zip: metadata, no logs
-    base = os.path.basename(name)
-    if base.startswith("._"):
-        first = head()
-        if first is not None and is_mac_metadata(base, first):
-            return None
-    if _is_nested(base):
+def _member_kind(name: str, head: Head) -> str | None:
+    """What a zip or tar member is to a run: ``log`` (read, by the walk's rule:
+    parsers.walk.is_log_file), ``nested`` (an archive inside the archive: named, not
+    read) or None (left out: not a log, or macOS's metadata)."""
+    if name.startswith("__MACOSX/") or "/__MACOSX/" in name or is_mac_file(name, head):
+        return None  # what macOS adds beside a file, and its Finder to a zip: no logs
+    if _is_nested(name):
         return "nested"
-    if has_log_name(base):
-        return "log"
-    if not is_untold_name(base):
-        return None
-    first = head()
-    return "log" if first is None or looks_like_log(first) else None
+    return "log" if is_log_file(name, head) else None
 
 
 def _is_nested(name: str) -> bool:
     return is_archive_name(os.path.basename(name))
 
 
-def _zip_head(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> Callable[[], bytes | None]:
+def _zip_head(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> Head:
+    @cache
     def head() -> bytes | None:
         try:
             with zf.open(info) as fh:
@@ -723,7 +712,7 @@ def _zip_bzip2_member(loc: Locator, info: zipfile.ZipInfo, max_size: int) -> byt
     with open(loc.source, "rb") as fh:
         fh.seek(info.header_offset)
         head = fh.read(30)
-        if head[:4] != b"PK\x03\x04":
+        if head[: len(ZIP_MAGIC)] != ZIP_MAGIC:
             raise LogFormatError(loc.name, "", "cannot read: bad local header")
         skip = int.from_bytes(head[26:28], "little") + int.from_bytes(head[28:30], "little")
         fh.seek(skip, os.SEEK_CUR)

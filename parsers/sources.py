@@ -30,6 +30,8 @@ __all__ = [
     "HEAD_SIZE",
     "LOG_SUFFIXES",
     "MAX_LAYERS",
+    "SQLITE_MAGIC",
+    "ZIP_MAGIC",
     "InputTooLarge",
     "bunzip2",
     "decompress",
@@ -54,6 +56,10 @@ DEFAULT_MAX_INPUT = 64 * 1024 * 1024
 
 #: Compressed layers undone at most: a gzip'd log, or a gzip'd log gzip'd again.
 MAX_LAYERS = 2
+
+#: The first bytes of a zip (its first member's header) and of an SQLite database.
+ZIP_MAGIC = b"PK\x03\x04"
+SQLITE_MAGIC = b"SQLite format 3\x00"
 
 #: The first bytes of an AppleDouble file (:func:`is_mac_metadata`).
 APPLE_DOUBLE = b"\x00\x05\x16\x07"
@@ -275,11 +281,11 @@ def _wide_codec(data: bytes) -> str | None:
 def _archive_kind(data: bytes) -> tuple[str, str] | None:
     """(what, suffix) of a zip, a tar or an SQLite database given where a log was
     expected (on standard input, or under a log's name), by its magic bytes."""
-    if data[:4] == b"PK\x03\x04":
+    if data.startswith(ZIP_MAGIC):
         return "a zip archive", ".zip"
     if data[257:262] == b"ustar":
         return "a tar archive", ".tar"
-    if data[:16] == b"SQLite format 3\x00":
+    if data.startswith(SQLITE_MAGIC):
         return "an SQLite database", ".db"
     return None
 

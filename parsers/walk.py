@@ -22,10 +22,11 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache
 from pathlib import Path
 
-from parsers.sources import APPLE_DOUBLE, HEAD_SIZE, MAX_LAYERS, is_mac_metadata, looks_like_log
+from parsers.sources import HEAD_SIZE, MAX_LAYERS, is_mac_metadata, looks_like_log
 
 __all__ = [
     "NO_SKIP",
@@ -33,12 +34,15 @@ __all__ = [
     "STORE_TABLES",
     "TAR_SUFFIXES",
     "FileId",
+    "Head",
     "Skip",
     "catalog_tables",
     "file_ids",
     "has_log_name",
     "is_archive_name",
     "is_container_name",
+    "is_log_file",
+    "is_mac_file",
     "is_store",
     "is_untold_name",
     "named_ids",
@@ -203,8 +207,9 @@ def walk(
                     continue
                 stack.append(iter(inner))
                 break  # into the folder; this one goes on where it stopped
-            listed = has_log_name(e.name) or is_container_name(e.name) or _sniffed_file(e)
-            if listed and not (e.name.startswith("._") and _mac_metadata_file(e)):
+            head = _entry_head(e)
+            listed = is_container_name(e.name) or is_log_file(e.name, head)
+            if listed and not is_mac_file(e.name, head):
                 yield e.path, None
         else:
             stack.pop()
@@ -247,31 +252,49 @@ def is_untold_name(name: str) -> bool:
     return os.path.splitext(stem)[1] in _UNTOLD_SUFFIXES
 
 
-def _mac_metadata_file(entry: os.DirEntry[str]) -> bool:
-    """Whether a ``._NAME`` file is macOS's metadata of ``NAME``: not a log, left out."""
-    try:
-        if not entry.is_file():
-            return False
-        with open(entry.path, "rb") as fh:
-            head = fh.read(len(APPLE_DOUBLE))
-    except OSError:
-        return False
-    return is_mac_metadata(entry.name, head)
+#: A file's first bytes (HEAD_SIZE of them), read when first asked for; None where
+#: they cannot be read.
+Head = Callable[[], bytes | None]
 
 
-def _sniffed_file(entry: os.DirEntry[str]) -> bool:
-    """A file of an untold name whose first bytes are a log's.
+def is_log_file(name: str, head: Head) -> bool:
+    """Whether a file or an archive member is read as a log: by a log's name, or by an
+    untold name (:func:`is_untold_name`) and a log's first bytes
+    (:func:`parsers.sources.looks_like_log`). One whose first bytes cannot be read
+    (``head()`` None) is read, so that its problem is named."""
+    base = os.path.basename(name)
+    if has_log_name(base):
+        return True
+    if not is_untold_name(base):
+        return False
+    first = head()
+    return first is None or looks_like_log(first)
 
-    Folders hold other files (notes, read-me files, a program's log) that are not
-    logs: such a file is left out. Named on the command line, any file is read.
-    """
-    if not is_untold_name(entry.name):
+
+def is_mac_file(name: str, head: Head) -> bool:
+    """Whether a file is the metadata macOS keeps beside another (``._NAME``): no log.
+    Its first bytes are read only for such a name."""
+    base = os.path.basename(name)
+    if not base.startswith("._"):
         return False
-    try:
-        if not entry.is_file():  # a FIFO is never opened
-            return False
-        with open(entry.path, "rb") as fh:
-            head = fh.read(HEAD_SIZE)
-    except OSError:
-        return False
-    return looks_like_log(head)
+    first = head()
+    return first is not None and is_mac_metadata(base, first)
+
+
+def _entry_head(entry: os.DirEntry[str]) -> Head:
+    """A folder entry's first bytes, read once; nothing (``b""``) for what is not a
+    regular file (a FIFO is never opened) or cannot be read: a walk leaves such a
+    file of an untold name out, and lists one of a log's name for the reader to
+    refuse."""
+
+    @cache
+    def head() -> bytes:
+        try:
+            if not entry.is_file():
+                return b""
+            with open(entry.path, "rb") as fh:
+                return fh.read(HEAD_SIZE)
+        except OSError:
+            return b""
+
+    return head

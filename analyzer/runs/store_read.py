@@ -116,10 +116,8 @@ def query(root: str | os.PathLike[str], sql: str) -> tuple[list[str], Iterator[t
     except sqlite3.DatabaseError as exc:
         con.close()
         raise cat.catalog_error(_store_db(root), exc) from None
-    except BaseException as exc:
+    except BaseException:
         con.close()
-        if sp.is_interrupt(exc):
-            raise KeyboardInterrupt from None
         raise
     finally:
         conn.close()
@@ -164,10 +162,6 @@ def _rows(
             yield from chunk
     except sp.error() as exc:
         raise _read_error(root, exc) from None
-    except RuntimeError as exc:
-        if sp.is_interrupt(exc):
-            raise KeyboardInterrupt from None
-        raise
     finally:
         con.close()
 
