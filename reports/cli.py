@@ -524,7 +524,7 @@ def score_command(
         )
         if win not in concealed:
             raise ValueError(f"the winning tile {win} is not in the hand {hand}")
-        _check_situation(ctx, called)
+        _check_situation(ctx, called, ruleset)
         _check_indicators_allowed(ctx, ruleset)
         indicators = (*ctx.dora_indicators, *ctx.ura_indicators)
         check_tile_set(concealed, called, indicators, ctx.players, ruleset.aka)
@@ -547,20 +547,40 @@ def score_command(
         click.echo(render_score_text(result, paid, received, counters))
 
 
-def _check_situation(ctx: WinContext, melds: Sequence[Meld]) -> None:
-    """Refuse flags that cannot go together, or with the hand's melds: the scorer,
-    which trusts a replay's flags, would score as if such a flag had not been given
-    (or count a riichi of an open hand)."""
+def _check_situation(ctx: WinContext, melds: Sequence[Meld], rules: Ruleset) -> None:
+    """Refuse flags that cannot go together, or with the hand's melds and the number
+    of players: the scorer, which trusts a replay's flags, would score as if such a
+    flag had not been given (or count a riichi of an open hand)."""
+    from mjaudit.melds import MeldKind
+
     opened = any(m.is_open for m in melds)
     for flag, given in (("--riichi", ctx.riichi), ("--double-riichi", ctx.double_riichi)):
         if given and opened:
             raise ValueError(f"{flag} needs a closed hand (a chi, pon or open kan opens it)")
-    # (A North set aside in three-player play is left to the rules' reading.)
-    called = [m for m in melds if m.kind.value != "kita"]
+    kitas = [m for m in melds if m.kind is MeldKind.KITA]
+    if ctx.players == 3 and ctx.seat_wind == 3:
+        # East, South and West play (rules-matrix §E); a North seat was paid as if
+        # it were the dealer's.
+        raise ValueError("--seat-wind N: a three-player game has no North seat")
+    if kitas and ctx.players == 4:
+        raise ValueError("--meld kita: a North is set aside in three-player games only")
+    called = [m for m in melds if m.kind is not MeldKind.KITA]
     first = (("--tenhou", ctx.tenhou), ("--chiihou", ctx.chiihou), ("--renhou", ctx.renhou))
     for flag, given in first:
         if given and called:
             raise ValueError(f"{flag} is a win on the first draw: the winner has no melds")
+        if given and (ctx.riichi or ctx.double_riichi):
+            raise ValueError(
+                f"{flag} is a win before the winner's first discard: no riichi was declared"
+            )
+    if ctx.rinshan and ctx.tsumo and not any(m.kind.is_kan for m in called):
+        if not kitas:
+            raise ValueError("--rinshan is a win on a kan's replacement tile: the hand has no kan")
+        if not rules.kita_rinshan:
+            raise ValueError(
+                f"--rinshan: the hand has no kan, and the rules {rules.name} do not count "
+                "the tile drawn for a kita as rinshan"
+            )
     dealer = ctx.seat_wind == 0
     wrong = (
         (ctx.rinshan and not ctx.tsumo, "--rinshan is a win on a kan's replacement tile: a tsumo"),
@@ -569,6 +589,8 @@ def _check_situation(ctx: WinContext, melds: Sequence[Meld]) -> None:
         (ctx.houtei and ctx.tsumo,
          "--houtei is a ron on the last discard (a tsumo on the last tile is --haitei)"),
         (ctx.chankan and ctx.tsumo, "--chankan is a ron on a tile added to a kan"),
+        (ctx.chankan and ctx.houtei,
+         "--chankan robs a tile added to a kan, --houtei wins on the last discard: not both"),
         (ctx.tenhou and not (ctx.tsumo and dealer),
          "--tenhou is the dealer's tsumo on the first draw"),
         (ctx.chiihou and not (ctx.tsumo and not dealer),

@@ -301,3 +301,60 @@ def test_riichi_or_a_first_draw_win_with_a_call_is_refused(
     # A concealed kan keeps the hand closed.
     closed = ["234m567p22s678s", "--meld", "ankan:9999m", "--win", "8s", "--ron", "--riichi"]
     assert main(["score", *closed]) == 0
+
+
+_TSUMO_HAND = ["111m234p567p22345s", "--win", "5s", "--tsumo"]
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        # Paid as if the North seat were the dealer: "dealer": -4000 in the payments.
+        (["--rules", "tenhou-sanma", "--seat-wind", "N"],
+         "--seat-wind N: a three-player game has no North seat"),
+        # Scored with a kita han in a four-player game.
+        (["--meld", "kita:4z"], "--meld kita: a North is set aside in three-player games only"),
+        # Rinshan's han with no kan to draw a replacement tile for.
+        (["--rinshan"], "--rinshan is a win on a kan's replacement tile: the hand has no kan"),
+        (["--rinshan", "--meld", "kita:4z", "--rules", "worldatplay-sanma"],
+         "--rinshan: the hand has no kan, and the rules worldatplay-sanma do not count "
+         "the tile drawn for a kita as rinshan"),
+        (["--chiihou", "--riichi"],
+         "--chiihou is a win before the winner's first discard: no riichi was declared"),
+    ],
+)  # fmt: skip
+def test_a_situation_the_table_cannot_have_is_refused(
+    flags: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["score", *_TSUMO_HAND, *flags]) == 2
+    assert capsys.readouterr().err.strip() == f"mjaudit: {said}"
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        # A sanbaiman of riichi, ippatsu and renhou for a ron before any discard.
+        (["--renhou", "--riichi", "--ippatsu", "--rules", "wrc"],
+         "--renhou is a win before the winner's first discard: no riichi was declared"),
+        (["--renhou", "--double-riichi", "--rules", "wrc"],
+         "--renhou is a win before the winner's first discard: no riichi was declared"),
+        (["--houtei", "--chankan"],
+         "--chankan robs a tile added to a kan, --houtei wins on the last discard: not both"),
+    ],
+)  # fmt: skip
+def test_a_ron_the_table_cannot_have_is_refused(
+    flags: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["score", "234m567p22345678s", "--win", "8s", "--ron", *flags]) == 2
+    assert capsys.readouterr().err.strip() == f"mjaudit: {said}"
+
+
+def test_rinshan_with_a_kan_or_a_kita_the_rules_count(capsys: pytest.CaptureFixture[str]) -> None:
+    kan = ["234m567p22s678s", "--meld", "ankan:9999m", "--win", "8s", "--tsumo", "--rinshan"]
+    code, doc = _json(capsys, *kan)
+    assert code == 0 and {"name": "rinshan", "han": 1} in doc["yaku"]
+    # Tenhou's sanma: the tile drawn for a kita wins as rinshan (kita_rinshan).
+    kita = [*_TSUMO_HAND, "--rinshan", "--meld", "kita:4z", "--rules", "tenhou-sanma"]
+    code, doc = _json(capsys, *kita)
+    assert code == 0 and {"name": "rinshan", "han": 1} in doc["yaku"]
+    assert doc["kita"] == 1
