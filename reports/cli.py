@@ -10,6 +10,7 @@ from __future__ import annotations
 import codecs
 import datetime
 import decimal
+import errno
 import gc
 import io
 import json
@@ -37,6 +38,8 @@ __all__ = ["main"]
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 #: A run cut short by Ctrl-C (SIGINT): 128 + 2, as shells report it.
 EXIT_INTERRUPTED = 130
+#: A command whose reader went away before it was done (``| head``): 128 + SIGPIPE.
+EXIT_PIPE_CLOSED = 141
 _INTERRUPTED = "mjaudit: interrupted; what was written above is incomplete"
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
@@ -156,7 +159,19 @@ def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> No
     ctx.exit()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The command group; a command whose reader goes away (``| head``) ends with the
+    shell's code for that, not click's 1, which is this tool's code for findings."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            _drop_stdout()
+            sys.exit(EXIT_PIPE_CLOSED)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--version",
     is_flag=True,
@@ -777,6 +792,8 @@ def query(store: str, sql: str, fmt: str) -> None:
         writer.writerow(columns)
         writer.writerows(rows)
     except (OSError, sqlite3.Error, StoreError) as exc:
+        if isinstance(exc, OSError) and _writing_failed(exc):
+            raise  # standard output, not the store: main says so
         click.echo(f"mjaudit: {exc}", err=True)
         sys.exit(EXIT_BAD_INPUT)
 
@@ -1166,6 +1183,48 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:  # a process of its own, not a test calling in
         _tune_gc()
     _narrow_streams()
+    try:
+        code = _run(argv)
+        sys.stdout.flush()  # here, where a failure is caught, not when the process exits
+    except BrokenPipeError:
+        # The reader went away (``| head``) before the command was done: nothing more
+        # to say to it, and the shell's code for a process its pipe stopped.
+        _drop_stdout()
+        return EXIT_PIPE_CLOSED
+    except OSError as exc:
+        if exc.errno not in _WRITE_ERRORS:  # a bug: its traceback is the report
+            raise
+        # Standard output (or a file) that cannot take what is written: a full disk,
+        # ``> /dev/full``. What was written is incomplete, as after Ctrl-C.
+        _drop_stdout()
+        what = exc.filename if exc.filename is not None else "standard output"
+        click.echo(f"mjaudit: cannot write to {what}: {exc.strerror or exc}", err=True)
+        return EXIT_BAD_INPUT
+    return code
+
+
+#: A full disk, a quota, a file grown too large, a device that failed.
+_WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+def _writing_failed(exc: OSError) -> bool:
+    """Whether ``exc`` is standard output's: its reader gone, or no room for it."""
+    return isinstance(exc, BrokenPipeError) or (exc.errno in _WRITE_ERRORS and exc.filename is None)
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null, so that what is still buffered does not fail
+    again when the interpreter exits (only in a process of its own)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        return  # a test's capture: nothing to flush at exit
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     try:
         cli.main(
             args=list(argv) if argv is not None else None,

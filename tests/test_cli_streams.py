@@ -186,3 +186,44 @@ def test_jobs_beyond_what_the_machine_can_run_are_capped() -> None:
         f"mjaudit: -j 100000: more workers than this machine can use "
         f"({cpus} CPU{'s' if cpus != 1 else ''}); {4 * cpus} workers"
     )
+
+
+_FULL = Path("/dev/full")
+
+
+@pytest.mark.skipif(not _FULL.exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["audit", str(SAMPLE)],
+        ["audit", "--format", "json", str(SAMPLE)],
+        ["replay", str(SAMPLE), "--round", "E1-0"],
+        ["score", "234m567p22345678s", "--win", "8s", "--ron"],
+    ],
+)
+def test_output_that_cannot_be_written_is_said_once_exit_2(args: list[str]) -> None:
+    # A full disk ended in a traceback and exit 1, which is the code for findings.
+    with _FULL.open("wb") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "mjaudit", *args], stdout=full, stderr=subprocess.PIPE,
+            cwd=REPO,
+        )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.decode() == (
+        "mjaudit: cannot write to standard output: No space left on device\n"
+    )
+
+
+def test_a_reader_that_goes_away_ends_a_query_with_141(tmp_path: Path) -> None:
+    # It said "mjaudit: [Errno 32] Broken pipe" and exited 2, as for a damaged store.
+    store = tmp_path / "store"
+    assert _run("utf-8", "audit", "--store", str(store), str(SAMPLE)).returncode == 0
+    query = [sys.executable, "-m", "mjaudit", "query", "--store", str(store)]
+    # A query of many rows: more than a pipe holds, so the writer meets the closed end.
+    sql = "SELECT * FROM range(1000000)"
+    proc = subprocess.Popen([*query, sql], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline() == b"range\n"
+    proc.stdout.close()
+    assert proc.wait(timeout=60) == 141
+    assert proc.stderr.read() == b""
