@@ -317,14 +317,9 @@ def audit(
 
     Example: mjaudit audit -j 4 --store results/ --players 4 db/2019.db
     """
-    from mjaudit.rules import load_rules
     from reports.audit_output import AuditOutput
 
-    if rules != "auto":
-        try:
-            load_rules(rules)
-        except MjauditError as exc:
-            raise _InputError(f"--rules: {exc}") from None
+    _check_rules_option(rules)
     echo = _Echo()
     out = AuditOutput(fmt, echo)
 
@@ -685,6 +680,9 @@ def replay_command(
         step = "replaying"
         ruleset = resolve_rules(log, rules)
         round_no = find_round(log, round_label)
+        if seat is not None and seat >= ruleset.players:
+            # As report says: the seat's hand would be left out without a word.
+            raise MjauditError(f"{log.path}: --seat {seat}: a {ruleset.players}-player game")
     except MjauditError as exc:
         _fail(str(exc))
     except KeyError as exc:
@@ -705,6 +703,18 @@ def replay_command(
     except Exception as exc:
         _fail(failure(log.path, "replaying", exc))
     click.echo(printable(text))
+
+
+def _check_rules_option(rules: str) -> None:
+    """A ``--rules`` that names neither a preset nor a file is one usage line, before
+    any input is read (not one line per input)."""
+    from mjaudit.rules import load_rules
+
+    if rules != "auto":
+        try:
+            load_rules(rules)
+        except MjauditError as exc:
+            raise _InputError(f"--rules: {exc}") from None
 
 
 def _fail(message: str) -> NoReturn:
@@ -915,6 +925,12 @@ def report(
     from reports.html import UnknownLobby, UnknownPlayer, write_report
     from reports.i18n import language
 
+    _check_rules_option(rules)
+    if out == "-":
+        raise _InputError(
+            "-o -: a report is written to files (a page, or a folder of pages), "
+            "not to standard output"
+        )
     bar = _GameProgress() if (sys.stderr.isatty() if progress is None else progress) else None
     try:
         try:
@@ -1053,18 +1069,13 @@ def cases_export(
 
     Example: mjaudit cases export games/ -o cases.jsonl --filter 'han>=5' --dedupe
     """
-    from mjaudit.rules import load_rules
     from reports.cases import export_cases, parse_filter
 
     try:
         tests = [parse_filter(f) for f in filters]
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
-    if rules != "auto":
-        try:
-            load_rules(rules)
-        except MjauditError as exc:
-            raise _InputError(f"--rules: {exc}") from None
+    _check_rules_option(rules)
     # To stdout as `audit` writes: once the reader has gone (`| head`), the rest is
     # dropped and the run ends with its own exit code.
     file: IO[str] | None = None
