@@ -33,7 +33,7 @@ import sys
 import tarfile
 import zipfile
 import zlib
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -230,12 +230,35 @@ def iter_locators(
             if ident in done:  # named twice: read once (stdin would be empty the second time)
                 continue
             done.add(ident)
+        listed = 0
+
+        def counted(loc: Locator) -> bool:
+            nonlocal listed
+            listed += 1  # whether or not the caller takes it (a store's done inputs)
+            return ask is None or ask(loc)
+
         try:
-            yield from _one_path(raw, selection, ask, max_size, skip)
+            for loc in _one_path(raw, selection, counted, max_size, skip):
+                listed += 1
+                yield loc
         except _CallerFailed as exc:
             raise exc.original from None
         except Exception as exc:  # a bug, or memory: this path only
             yield _unreadable(raw, failure(raw, "listing its logs", exc))
+            continue
+        if not listed and selection.everything and not _holds_named(raw, paths):
+            # An empty folder, zip or tar named on the command line was "0 games",
+            # exit 0: a job auditing the wrong folder passed.
+            yield _unreadable(raw, f"{raw}: holds no log")
+
+
+def _holds_named(folder: str, paths: Sequence[str]) -> bool:
+    """Whether another of ``paths`` lies inside ``folder`` (its walk then leaves it to
+    be read where it is named, and may list nothing of its own)."""
+    if not os.path.isdir(folder):
+        return False
+    inside = os.path.join(os.path.realpath(folder), "")
+    return any(p != folder and p != "-" and os.path.realpath(p).startswith(inside) for p in paths)
 
 
 def _one_path(

@@ -881,3 +881,34 @@ def test_a_zip_member_that_lies_about_its_size_is_bounded(
         assert "larger than the 1 MiB input limit once decompressed" in line
     else:
         assert "CRC" in line
+
+
+def test_a_named_input_that_holds_no_log_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # An empty zip, an empty tar, a zip of a folder entry only and an empty folder
+    # named on the command line were "0 games", exit 0: a job auditing the wrong
+    # folder passed. Each is now one line, exit 2, and the good log beside is audited.
+    from reports.cli import main
+
+    zipfile.ZipFile(tmp_path / "empty.zip", "w").close()
+    with zipfile.ZipFile(tmp_path / "folder.zip", "w") as zf:
+        zf.writestr("logs/", b"")
+    with tarfile.open(tmp_path / "empty.tar", "w"):
+        pass
+    (tmp_path / "x.xml").mkdir()
+    names = [str(tmp_path / n) for n in ("empty.zip", "folder.zip", "empty.tar", "x.xml")]
+    good = str(SAMPLES / "clean_game.xml")
+    for command in (["audit"], ["cases", "export", "-o", str(tmp_path / "c.jsonl")]):
+        assert main([*command, *names, good]) == 2
+        captured = capsys.readouterr()
+        said = [line for line in captured.err.splitlines() if "holds no log" in line]
+        assert said == [f"mjaudit: {n}: holds no log" for n in names], captured.err
+        assert "1 game" in captured.out + captured.err
+    # Not where the folder's logs are read where they are named, nor where a store
+    # has audited them all before.
+    assert main(["audit", str(SAMPLES), good]) in (0, 1)
+    store = str(tmp_path / "store")
+    assert main(["audit", "--store", store, good]) == 0
+    assert main(["audit", "--store", store, good]) == 0
+    assert "holds no log" not in capsys.readouterr().err
