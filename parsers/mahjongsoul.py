@@ -554,6 +554,11 @@ class _Reader:
         self.dealer = ju
         honba = _int(rec, "ben")
         sticks = _int(rec, "liqibang")
+        # As Tenhou's INIT seed and Tenhou JSON's entry 0: neither count is negative.
+        if honba < 0:
+            raise _Fail(f"'ben' is {honba}: the honba cannot be negative")
+        if sticks < 0:
+            raise _Fail(f"'liqibang' is {sticks}: the riichi sticks cannot be negative")
         scores = _pad(_ints(rec.get("scores"), "scores", n))
         hands = [list(_tiles(rec.get(f"tiles{s}"), f"tiles{s}")) for s in range(n)]
         first_draw: Tile | None = None

@@ -225,11 +225,15 @@ class _Reader:
         if not 1 <= kyoku <= 4:
             raise MjaiFail(f"'kyoku' {kyoku} is outside 1..4")
         honba = _int(ev, "honba")
+        if honba < 0:  # as Tenhou's INIT seed and Tenhou JSON's entry 0
+            raise MjaiFail(f"'honba' {honba}: the honba cannot be negative")
         dealer = self.seat(ev, "oya")
         if self.tenhou_archive is None:
             self.tenhou_archive = "uri" in self.start_info and "kyotaku" not in ev
         if "kyotaku" in ev:
             self.sticks = _int(ev, "kyotaku")
+            if self.sticks < 0:
+                raise MjaiFail(f"'kyotaku' {self.sticks}: the riichi sticks cannot be negative")
         if "scores" in ev:
             self.scores = list(_ints(ev["scores"], "scores", self.players))
         elif self.scores is None:

@@ -366,6 +366,10 @@ class _Game:
         players = self.players
         if round_index < 0 or honba < 0 or sticks < 0:
             raise JsonFail(f"entry 0 {short(head)} has a negative number")
+        if round_index > 15:
+            raise JsonFail(
+                f"entry 0 {short(head)}: kyoku {round_index} is outside 0..15 (E1 to N4)"
+            )
         dealer = round_index % 4
         if dealer >= players:
             raise JsonFail(f"kyoku {round_index} has dealer seat {dealer} in a {players}p game")

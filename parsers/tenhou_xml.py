@@ -335,6 +335,30 @@ def _rules_hint(attrs: Attrs, players_hint: int | None) -> RulesHint:
     )
 
 
+def _named(names: list[str | None]) -> list[PlayerInfo]:
+    return [PlayerInfo(unquote(n or "")) for n in names]
+
+
+def _player_list(a: Attrs, names: list[str | None]) -> list[PlayerInfo]:
+    """The players of the header's UN, with the dan, rate and sex it gives."""
+    dans = a.get("dan", "").split(",")
+    rates = a.get("rate", "").split(",")
+    sexes = a.get("sx", "").split(",")
+    players = []
+    for i in range(4):
+        dan = dans[i] if i < len(dans) else ""
+        rate = rates[i] if i < len(rates) else ""
+        players.append(
+            PlayerInfo(
+                unquote(names[i] or ""),
+                _DAN_NAMES[int(dan)] if dan in _DAN_TEXTS else None,
+                float(rate) if _is_rate(rate) else None,
+                sexes[i] if i < len(sexes) and sexes[i] else None,
+            )
+        )
+    return players
+
+
 class _Reader:
     """Walks the children of <mjloggm> and emits events."""
 
@@ -345,6 +369,9 @@ class _Reader:
         self.go: Attrs = {}
         self.players: list[PlayerInfo] = []
         self.started = False
+        self.began = SourcePos(path, 0)  # the element that started the game
+        self.header_seen: set[str] = set()  # SHUFFLE, GO, UN (the players), TAIKYOKU
+        self.hands = 0  # INITs read
         self.seed: str | None = None
         self.first_dealer = 0
         self.last_draw: list[int | None] = [None] * 4
@@ -381,35 +408,47 @@ class _Reader:
             GameStart(self.pos, game_id, players, hint, self.first_dealer, self.seed)
         )
         self.started = True
+        self.began = self.pos
+
+    def header(self, tag: str, before_start: bool = True) -> None:
+        """A header element (SHUFFLE, GO, the UN of the players, TAIKYOKU): once a file.
+
+        A header after the hands is a second game, which is refused as the other
+        readers refuse one (one game per file). A second one in the header would
+        override the first unseen, and one after the game began (``before_start``) is
+        dropped: GameStart has been made from what came before it.
+        """
+        if self.hands:
+            raise _Fail(f"a second game starts here (<{tag}> after the hands): one game per file")
+        if tag in self.header_seen:
+            raise _Fail(f"a second <{tag}> (a game's header has one): one game per file")
+        if before_start and self.started:
+            raise _Fail(
+                f"<{tag}> after the game began (<{self.began.tag}> at element "
+                f"{self.began.number}): the header comes first"
+            )
+        self.header_seen.add(tag)
 
     # -- tag handlers ---------------------------------------------------------
     def on_shuffle(self, a: Attrs) -> None:
+        self.header("SHUFFLE")
         self.seed = a.get("seed")
 
     def on_go(self, a: Attrs) -> None:
+        self.header("GO")
         self.go = {str(k): str(v) for k, v in a.items()}
         self.aka = not _go_type(a) & 0x2
 
     def on_un(self, a: Attrs) -> None:
         names = [a.get(f"n{i}") for i in range(4)]
-        if not self.players and "dan" in a:
-            dans = a.get("dan", "").split(",")
-            rates = a.get("rate", "").split(",")
-            sexes = a.get("sx", "").split(",")
-            for i in range(4):
-                dan = dans[i] if i < len(dans) else ""
-                rate = rates[i] if i < len(rates) else ""
-                self.players.append(
-                    PlayerInfo(
-                        unquote(names[i] or ""),
-                        _DAN_NAMES[int(dan)] if dan in _DAN_TEXTS else None,
-                        float(rate) if _is_rate(rate) else None,
-                        sexes[i] if i < len(sexes) and sexes[i] else None,
-                    )
-                )
+        if "dan" in a or None not in names:
+            # The header's list of the players (a reconnect names one seat only).
+            self.header("UN")
+            self.players = _player_list(a, names) if "dan" in a else _named(names)
             return
         if not self.started and not self.players:
-            self.players = [PlayerInfo(unquote(n or "")) for n in names]
+            self.header_seen.add("UN")
+            self.players = _named(names)
             return
         # A later UN is a reconnect: it names only the seats that came back.
         self.ensure_started()
@@ -422,6 +461,8 @@ class _Reader:
         self.events.append(Presence(self.pos, self.seat(a, "who"), False))
 
     def on_taikyoku(self, a: Attrs) -> None:
+        # A BYE may come before it (tenhou-format.md §1.1), and has started the game.
+        self.header("TAIKYOKU", before_start=False)
         self.first_dealer = _int(a.get("oya", "0"), "TAIKYOKU oya")
         self.ensure_started()
 
@@ -442,6 +483,8 @@ class _Reader:
             raise _Fail(f"INIT seed has {len(seed)} numbers, expected 6")
         if min(seed[:3]) < 0:
             raise _Fail("INIT seed: the round, honba and riichi sticks cannot be negative")
+        if seed[0] > 15:
+            raise _Fail(f"INIT seed: round {seed[0]} is outside 0..15 (E1 to N4)")
         if not (0 <= seed[3] <= 5 and 0 <= seed[4] <= 5):
             raise _Fail(f"INIT seed: dice {seed[3]},{seed[4]} are outside 0..5")
         ten = _ints(a.get("ten"), "INIT ten")
@@ -467,6 +510,7 @@ class _Reader:
         _check_ids([seed[5]], "INIT dora indicator")
         self.last_draw[:] = [None] * 4  # cleared in place: the parse loop holds it
         self.in_round = True
+        self.hands += 1
         self.events.append(
             RoundStart(
                 self.pos,
@@ -764,8 +808,10 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
             in_round = reader.in_round
         except _Fail as exc:
             raise LogFormatError(path, f"element {index}", f"{_describe(el)}: {exc}") from None
-    if not reader.started:
-        raise LogFormatError(path, f"element {index}", "no game in this file (no INIT)")
+    if not reader.hands:
+        # As the other readers: a header alone (a log cut before its first hand, or
+        # an empty <mjloggm>) is no game to audit.
+        raise LogFormatError(path, f"element {index}", "no hand in this file (no INIT)")
     # A log without owari stops before the game's result: it has no GameEnd, so the
     # hands it holds are audited and the audit reports the game as incomplete.
     return GameLog(path, "tenhou-xml", tuple(reader.events))
