@@ -143,6 +143,12 @@ class WinClaims:
     deltas: tuple[int, ...] | None = None
     pao_seat: int | None = None
     extra_deltas: tuple[int, ...] | None = None
+    # False where the format does not record pao at all (libriichi, convlog, akochan:
+    # mjai-format.md §2.8), so that ``pao_seat`` None says nothing rather than "nobody".
+    pao_recorded: bool = True
+    # False where one yakuman name stands for its single and double forms alike (mjai
+    # with no winning hand to tell them by: ``suanko`` for suuankou and its tanki).
+    yakuman_forms: bool = True
 
 
 @dataclass(frozen=True, slots=True)

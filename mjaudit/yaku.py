@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-__all__ = ["BONUS_YAKU", "YAKUMAN", "Yaku"]
+__all__ = ["BONUS_YAKU", "SINGLE_FORM", "YAKUMAN", "Yaku"]
 
 
 class Yaku(IntEnum):
@@ -81,3 +81,10 @@ class Yaku(IntEnum):
 
 YAKUMAN: frozenset[Yaku] = frozenset(Yaku(i) for i in range(36, 52) if i != 36)
 BONUS_YAKU: frozenset[Yaku] = frozenset({Yaku.DORA, Yaku.URA_DORA, Yaku.AKA_DORA})
+#: Each yakuman's double form and its single one: a format with one name for both
+#: (mjai's ``suanko``, ``chuuren``, ``kokushi``) names the single.
+SINGLE_FORM: dict[Yaku, Yaku] = {
+    Yaku.SUUANKOU_TANKI: Yaku.SUUANKOU,
+    Yaku.JUNSEI_CHUUREN: Yaku.CHUUREN,
+    Yaku.KOKUSHI_13: Yaku.KOKUSHI,
+}

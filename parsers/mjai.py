@@ -45,9 +45,11 @@ from typing import Any
 from mjaudit.errors import LogFormatError, SourcePos
 from mjaudit.events import (
     DeclareMeld,
+    Discard,
     DoraReveal,
     DrawClaims,
     DrawReason,
+    DrawTile,
     EndClaims,
     Event,
     GameEnd,
@@ -380,9 +382,14 @@ class _Reader:
             if len(hand) + 3 * sets == 13 and pai is not None:
                 hand = (*hand, pai)
         deltas = _ints(ev["deltas"], "deltas", self.players) if "deltas" in ev else None
-        ura_raw = next(
-            (ev[k] for k in ("uradora_markers", "ura_markers", "uradora_marker") if k in ev), None
+        ura_key = next(
+            (k for k in ("uradora_markers", "ura_markers", "uradora_marker") if k in ev), None
         )
+        ura_raw = ev[ura_key] if ura_key is not None else None
+        if ura_key == "ura_markers" and seat not in self.riichi:
+            # convlog writes the hand's ura indicators on every hora of the hand,
+            # whoever won (§2.8): a winner without riichi was shown none.
+            ura_raw = None
         # An empty list is how gimite and libriichi say "no ura shown" (the winner
         # did not riichi); the mjlog says it by leaving doraHaiUra out: None.
         ura = _tiles(ura_raw, "ura markers") if ura_raw else None
@@ -406,6 +413,10 @@ class _Reader:
             ura_indicators=ura,
             deltas=deltas,
             pao_seat=pao if type(pao) is int and 0 <= pao < self.players else None,
+            # gimite (server and TenhouArchive) writes pao where it applies, beside its
+            # yakus; libriichi, convlog and akochan never write it (§2.8).
+            pao_recorded="pao" in ev or "yakus" in ev,
+            yakuman_forms=yakuman is None or (hand is not None and pai is not None),
         )
         self.events.append(Win(self.src, seat, target, claims, self.line))
         self.after_result(ev, deltas)
@@ -508,9 +519,7 @@ class _Reader:
     def on_ryukyoku(self, ev: dict[str, Any]) -> None:
         raw = ev.get("reason")
         if raw is None:
-            # libriichi and convlog write no reason: a draw right after a draw tile is
-            # nine terminals (the only draw declared on one's own turn), else exhaustive.
-            reason = DrawReason.KYUUSHU if self.last_was_draw else DrawReason.EXHAUSTIVE
+            reason = self.unnamed_draw()
         elif isinstance(raw, str) and raw in _REASONS:
             reason = _REASONS[raw]
         elif raw == "error":
@@ -535,6 +544,53 @@ class _Reader:
             RoundDraw(self.src, reason, DrawClaims(tenpai, tuple(shown), deltas=deltas), self.line)
         )
         self.after_result(ev, deltas)
+
+    def unnamed_draw(self) -> DrawReason:
+        """The kind of a draw written without a reason (libriichi, convlog: §2.9), read
+        off the hand's own events: the live wall drawn to its end (nagashi mangan where
+        a pond is all terminals and honours, none called), four riichi, four kans by
+        more than one player, the same wind as the first four discards with no call,
+        and a draw declared on one's own turn (nine terminals). Anything else is taken
+        as exhaustive, and the audit then names the tiles left in the live wall."""
+        hand: list[Event] = []
+        for ev in reversed(self.events):
+            if isinstance(ev, RoundStart):
+                break
+            hand.append(ev)
+        hand.reverse()
+        draws = sum(1 for ev in hand if isinstance(ev, DrawTile))
+        if draws >= _LIVE_DRAWS[self.players]:
+            called = {
+                ev.meld.from_seat
+                for ev in hand
+                if isinstance(ev, DeclareMeld) and ev.meld.kind in _CALLED_KINDS
+            }
+            nagashi = [True] * self.players
+            for ev in hand:
+                if isinstance(ev, Discard) and not ev.tile.is_yaochu:
+                    nagashi[ev.seat] = False
+            if any(ok and s not in called for s, ok in enumerate(nagashi)):
+                return DrawReason.NAGASHI_MANGAN
+            return DrawReason.EXHAUSTIVE
+        if len(self.riichi) == 4:
+            return DrawReason.SUUCHA_RIICHI
+        kans = [sum(1 for m in melds if m.is_kan) for melds in self.melds]
+        if sum(kans) == 4 and sum(1 for k in kans if k) > 1:
+            return DrawReason.SUUKAIKAN
+        first: list[Tile] = []
+        for ev in hand:
+            if isinstance(ev, DeclareMeld):
+                break
+            if isinstance(ev, Discard):
+                first.append(ev.tile)
+        if (
+            self.players == 4
+            and len(first) == 4
+            and first[0].is_wind
+            and all(t.kind == first[0].kind for t in first)
+        ):
+            return DrawReason.SUUFON_RENDA
+        return DrawReason.KYUUSHU if self.last_was_draw else DrawReason.EXHAUSTIVE
 
     def after_result(self, ev: dict[str, Any], deltas: tuple[int, ...] | None) -> None:
         if self.scores is None:
@@ -592,6 +648,12 @@ class _Reader:
                 raise MjaiFail(f"unknown event type {short(kind)}")
             self.last_was_draw = kind == "tsumo"
 
+
+# The draws from the live wall in a hand (replacement draws included: each takes a
+# tile from the live wall's end into the dead wall): 136 - 14 - 52, 108 - 14 - 39.
+_LIVE_DRAWS = {4: 70, 3: 55}
+# The calls that take a tile from another seat's pond (which ends its nagashi).
+_CALLED_KINDS = frozenset({MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN})
 
 # The handlers of the events inside a hand, by type (calls are in _CALLS): plain
 # functions, so that a reader holds no bound methods of itself (no reference cycle).

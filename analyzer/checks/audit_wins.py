@@ -20,7 +20,7 @@ from mjaudit.hands import HandResult
 from mjaudit.melds import MeldKind
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile
-from mjaudit.yaku import Yaku
+from mjaudit.yaku import SINGLE_FORM, Yaku
 
 __all__ = ["WinCheck", "check_win_tiles", "check_wins", "expected_pao", "tenhou_yaku"]
 
@@ -177,7 +177,7 @@ def check_wins(
         out.extend(_compare_value(rnd, rec, result, rules, path))
         pao = expected_pao(rec, result, rules)
         claims = rec.event.claims
-        if claims.pao_seat != pao:
+        if claims.pao_recorded and claims.pao_seat != pao:
             out.append(
                 _err(
                     rnd,
@@ -401,6 +401,8 @@ def _compare_value(
 
     if result.yakuman:
         want = Counter(y.yaku for y in result.yaku if y.yakuman)
+        if not claims.yakuman_forms:  # the log's one name for both forms
+            want = Counter(SINGLE_FORM.get(y, y) for y in want.elements())
         recomputed = sorted(y.label for y in want)
         if claims.yakuman is not None and Counter(claims.yakuman) != want:
             listed = sorted(y.label for y in claims.yakuman)
