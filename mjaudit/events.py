@@ -143,6 +143,8 @@ class WinClaims:
     deltas: tuple[int, ...] | None = None
     pao_seat: int | None = None
     extra_deltas: tuple[int, ...] | None = None
+    # The scores after this result, where the format writes them (mjai's ``scores``).
+    scores_after: tuple[int, ...] | None = None
     # False where the format does not record pao at all (libriichi, convlog, akochan:
     # mjai-format.md §2.8), so that ``pao_seat`` None says nothing rather than "nobody".
     pao_recorded: bool = True
@@ -165,6 +167,8 @@ class DrawClaims:
     # out of equality: two claims that show the same tiles are the same claim to the
     # formats without ids (a written and re-read log, the twins of a game).
     hand_ids: tuple[tuple[int, tuple[int, ...]], ...] = field(default=(), compare=False)
+    # The scores after the draw's payments, where the format writes them (mjai).
+    scores_after: tuple[int, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,6 +251,10 @@ class RoundStart(Located):
     wall_text: str | None = None
     wall_hash: tuple[str, str] | None = None
     number: int = 0
+    # False where the format gives no scores at the hand's start and ``scores`` are
+    # carried over from the last result's (mjai without ``scores``): no claim of
+    # their own.
+    scores_recorded: bool = True
 
     @property
     def label(self) -> str:
@@ -340,12 +348,14 @@ class RiichiDeclared(Located):
 @quick_init
 @dataclass(frozen=True, slots=True)
 class RiichiAccepted(Located):
-    """Seat ``seat``'s riichi stands: the stick is paid (``scores`` after it, if recorded)."""
+    """Seat ``seat``'s riichi stands: the stick is paid (``scores`` after it, and the
+    ``deltas`` it made, if recorded)."""
 
     where: SourcePos | PositionSource
     seat: int
     scores: tuple[int, ...] | None = None
     number: int = 0
+    deltas: tuple[int, ...] | None = None
 
 
 @quick_init

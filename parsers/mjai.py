@@ -267,6 +267,7 @@ class _Reader:
                 scores=tuple(self.scores),
                 dora_indicator=tile_of(ev.get("dora_marker")),
                 hands=tuple(hands),
+                scores_recorded="scores" in ev,
             )
         )
 
@@ -360,6 +361,8 @@ class _Reader:
     def on_reach_accepted(self, ev: dict[str, Any]) -> None:
         seat = self.seat(ev, "actor")
         scores = _ints(ev["scores"], "scores", self.players) if "scores" in ev else None
+        # gimite writes the stick's deltas beside the scores (§2.7): a claim as well.
+        stick = _ints(ev["deltas"], "deltas", self.players) if "deltas" in ev else None
         self.sticks += 1
         self.riichi.add(seat)
         if self.scores is not None:
@@ -367,7 +370,7 @@ class _Reader:
                 self.scores = list(scores)
             else:
                 self.scores[seat] -= 1000
-        self.events.append(RiichiAccepted(self.src, seat, scores, self.line))
+        self.events.append(RiichiAccepted(self.src, seat, scores, self.line, stick))
 
     def on_hora(self, ev: dict[str, Any]) -> None:
         seat = self.seat(ev, "actor")
@@ -416,6 +419,7 @@ class _Reader:
             # gimite (server and TenhouArchive) writes pao where it applies, beside its
             # yakus; libriichi, convlog and akochan never write it (§2.8).
             pao_recorded="pao" in ev or "yakus" in ev,
+            scores_after=_ints(ev["scores"], "scores", self.players) if "scores" in ev else None,
             yakuman_forms=yakuman is None or (hand is not None and pai is not None),
         )
         self.events.append(Win(self.src, seat, target, claims, self.line))
@@ -465,9 +469,18 @@ class _Reader:
             return None, tuple(self.double_forms(yakuman, hand, ev))
         if dragon_fan:
             dragons = self.dragon_sets(seat, hand)
-            if dragons is None or len(dragons) != dragon_fan:
+            if dragons is None:
                 return None, None  # the names cannot be told apart: no yaku claim
-            yaku.extend((d, 1) for d in dragons)
+            if len(dragons) == dragon_fan:
+                yaku.extend((d, 1) for d in dragons)
+            else:
+                # The fan claimed is not one a dragon triplet: still a claim, on the
+                # triplets the hand holds (the extra fan on the last; haku where it
+                # holds none), so the check names it rather than passing it over.
+                named = dragons[:dragon_fan] or [Yaku.HAKU]
+                fans = [1] * len(named)
+                fans[-1] += dragon_fan - len(named)
+                yaku.extend(zip(named, fans, strict=True))
         if any(y in (Yaku.RIICHI, Yaku.DOUBLE_RIICHI) for y, _ in yaku) and all(
             y is not Yaku.URA_DORA for y, _ in yaku
         ):
@@ -540,9 +553,9 @@ class _Reader:
                 if isinstance(h, list) and h and "?" not in h and (tenpai is None or s in tenpai):
                     shown.append((s, _tiles(h, f"tehais[{s}]")))
         deltas = _ints(ev["deltas"], "deltas", self.players) if "deltas" in ev else None
-        self.events.append(
-            RoundDraw(self.src, reason, DrawClaims(tenpai, tuple(shown), deltas=deltas), self.line)
-        )
+        after = _ints(ev["scores"], "scores", self.players) if "scores" in ev else None
+        claims = DrawClaims(tenpai, tuple(shown), deltas=deltas, scores_after=after)
+        self.events.append(RoundDraw(self.src, reason, claims, self.line))
         self.after_result(ev, deltas)
 
     def unnamed_draw(self) -> DrawReason:

@@ -342,8 +342,11 @@ def _win(
         # The JSON drops ura dora worth 0 han; the mjlog lists it as ``53,0`` for
         # every riichi winner (§1.10, §2.3). Restore it so both formats claim alike.
         yaku.append((Yaku.URA_DORA, 0))
+    listed = sum(h for _, h in yaku) if yaku and not yakuman else None
     claims = WinClaims(
-        han=sum(h for _, h in yaku) if yaku and not yakuman else None,
+        # The score string's han where it gives one (30符2飜...): the log's own total,
+        # compared apart from the yaku it lists.
+        han=score.han if score.han is not None and listed is not None else listed,
         fu=score.fu,
         points=score.points,
         limit=score.limit,

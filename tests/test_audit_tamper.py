@@ -329,6 +329,22 @@ def test_init_score_changed() -> None:
     )]  # fmt: skip
 
 
+def test_first_init_score_changed() -> None:
+    # The first hand's scores were never compared with the rules' starting points:
+    # the blame fell on the first later claim ("after seat 1's riichi stick the log
+    # shows ..."), which was right.
+    def edit(c: Els) -> None:
+        init = c[_nth(c, "INIT", 0)]
+        ten = _ints(init, "ten")
+        _set(init, "ten", [ten[0], ten[1], ten[2] + 10, ten[3]])
+
+    found = _single(tamper(EXACT_GAME, edit))
+    assert (found.code, found.round, found.expected, found.actual) == (
+        "score-chain-mismatch", "E1-0", [25000] * 4, [25000, 25000, 26000, 25000],
+    )  # fmt: skip
+    assert "the rules start every player at 25000" in found.message
+
+
 def test_ura_indicator_dropped() -> None:
     def edit(c: Els) -> None:
         k = _nth(c, "AGARI", 0, lambda e: e.get("doraHaiUra") is not None)
@@ -415,9 +431,11 @@ def test_real_games_that_end_by_busting_after_south_4_and_in_west_are_clean() ->
 def test_a_game_that_plays_on_after_a_player_busts() -> None:
     # KYUUSHU_GAME with seat 0 5500 lower and seat 2 (the top) 5500 higher throughout:
     # seat 0 is on 0 after S3-0 (that plays on) and on -1000 after S3-1, yet S4-2 is
-    # dealt. Every number follows from the one before, so this is the only finding.
+    # dealt. Every number follows from the one before, so this is the only finding
+    # but the first hand's scores, which Tenhou's rules do not deal.
     result = tamper(KYUUSHU_GAME, lambda c: _shift_from_start(c, [-55, 0, 55, 0]))
-    assert error_codes(result) == ["game-end-mismatch"]
+    assert error_codes(result) == ["score-chain-mismatch", "game-end-mismatch"]
+    assert [f.round for f in result.findings if f.code == "score-chain-mismatch"] == ["E1-0"]
     (found,) = [f for f in result.findings if f.code == "game-end-mismatch"]
     assert found.round == "S4-2"
     assert found.message == (
@@ -439,9 +457,10 @@ def test_a_score_of_exactly_zero_plays_on_unless_the_rules_bust_it() -> None:
     _shift_from_start(c, [-76, 76, 0, 0])
     log = parse_tenhou_xml(rebuild(c), EXACT_GAME)
     tenhou = preset("tenhou")
-    assert error_codes(audit_log(log, tenhou)) == []
+    # (The first hand's scores are not the rules' 25000 each: that, and only that.)
+    assert error_codes(audit_log(log, tenhou)) == ["score-chain-mismatch"]
     at_zero = audit_log(log, replace(tenhou, tobi_at_zero=True))
-    assert error_codes(at_zero) == ["game-end-mismatch"]
+    assert error_codes(at_zero) == ["score-chain-mismatch", "game-end-mismatch"]
     assert _game_end_findings(at_zero) == [
         "the game ends after E4-0 (seat 0 has 0 points (busting)), but the log plays on into S1-0"
     ]

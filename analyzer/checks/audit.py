@@ -12,7 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from analyzer.checks.audit_draws import check_draw, shown_hands_checked
-from analyzer.checks.audit_flow import check_game_end, check_results, check_riichi_order
+from analyzer.checks.audit_flow import (
+    check_game_end,
+    check_results,
+    check_riichi_order,
+    rules_are_the_logs,
+)
 from analyzer.checks.audit_hands import HandAudit, hand_audits
 from analyzer.checks.audit_scores import ChainState, Link, check_chain
 from analyzer.checks.audit_wall import check_wall
@@ -268,7 +273,10 @@ def audit_log(
     found, checked = check_riichi_order(log, game)
     findings.extend(found)
     checks["riichi_order_checked"] += checked
-    chain, state, compared = check_chain(game, log.path, settled, causes, links)
+    known = rules_are_the_logs(log.start.rules_hint, rules)
+    chain, state, compared = check_chain(
+        game, log.path, settled, causes, links, rules.start_points if known else None
+    )
     findings.extend(chain)
     checks["chain_values_compared"] += compared
     found, checked, continued = check_game_end(log, game, state, rules)

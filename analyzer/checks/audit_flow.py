@@ -29,7 +29,7 @@ from mjaudit.events import (
 from mjaudit.findings import Finding, Severity
 from mjaudit.rules import Ruleset
 
-__all__ = ["check_game_end", "check_results", "check_riichi_order"]
+__all__ = ["check_game_end", "check_results", "check_riichi_order", "rules_are_the_logs"]
 
 _END_NAMES = {"tenhou-xml": "owari", "tenhou-json": "sc", "mjai": "end_game"}
 
@@ -248,6 +248,17 @@ def check_game_end(
     return out, 1, continuations
 
 
+def rules_are_the_logs(hint: RulesHint, rules: Ruleset) -> bool:
+    """Whether ``rules`` are known to be those the game was played under, beyond what
+    its log states: an explicit ``--rules``, or a Tenhou public lobby; not rules
+    assumed for a log that states none, a special lobby, or a private one (which may
+    set its own starting points and end rules)."""
+    if rules.assumed or hint.special_lobby:
+        return False
+    lobby = dict(hint.extras).get("lobby", "0")
+    return not (hint.source.startswith("tenhou") and lobby not in ("0", ""))
+
+
 @dataclass(frozen=True, slots=True)
 class _GameEnd:
     """The end rules that apply to one log: its last regular hand, and whether the
@@ -259,10 +270,7 @@ class _GameEnd:
 
     @classmethod
     def of(cls, hint: RulesHint, rules: Ruleset) -> _GameEnd:
-        lobby = dict(hint.extras).get("lobby", "0")
-        known = not rules.assumed and not hint.special_lobby
-        if hint.source.startswith("tenhou") and lobby not in ("0", ""):
-            known = False  # a private lobby may set its own end rules
+        known = rules_are_the_logs(hint, rules)
         hanchan = hint.hanchan if hint.hanchan is not None or not known else rules.hanchan
         east_last = 3 if rules.players == 4 else 2
         final = None if hanchan is None else east_last + (4 if hanchan else 0)

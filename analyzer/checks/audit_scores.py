@@ -93,11 +93,14 @@ def check_chain(
     settled: dict[int, tuple[int, ...]] | None = None,
     causes: Mapping[int, Finding] | None = None,
     links: list[Link] | None = None,
+    start_points: int | None = None,
 ) -> tuple[list[Finding], ChainState | None, int]:
     """Findings of the chain, the state after the last hand, and the values compared.
 
     ``causes`` maps a result's event index to the first finding made about that
-    result; a chain finding that follows from it is added to ``links``.
+    result; a chain finding that follows from it is added to ``links``. A game that
+    starts with its first hand (East 1, no honba, no sticks) starts every player at
+    ``start_points`` (the rules'; None: not judged).
     """
     out: list[Finding] = []
     players = game.players
@@ -114,6 +117,30 @@ def check_chain(
         start = rnd.start
         idx = rnd.first_event
         tracks = _Tracks(list(start.scores), None, players)
+        if (
+            state is None
+            and rnd is game.rounds[0]
+            and start_points is not None
+            and start.scores_recorded
+            and (start.round_index, start.honba, start.riichi_sticks) == (0, 0, 0)
+        ):
+            compared += players
+            dealt = [start_points] * players
+            if list(start.scores[:players]) != dealt:
+                out.append(
+                    error(
+                        rnd,
+                        path,
+                        "score-chain-mismatch",
+                        f"the game starts with scores {list(start.scores[:players])}, but the "
+                        f"rules start every player at {start_points}",
+                        idx,
+                        None,
+                        dealt,
+                        list(start.scores[:players]),
+                    )
+                )
+                tracks = _Tracks(list(start.scores), dealt + [0] * (4 - players), players)
         if state is not None:
             have = (start.round_index, start.honba, start.riichi_sticks)
             compared += 1
@@ -133,11 +160,16 @@ def check_chain(
                     ),
                     state.cause,
                 )
-            compared += players
             chain = _Tracks(list(state.scores), state.alt, players)
-            if chain.agrees(list(start.scores)):
+            if not start.scores_recorded:
+                # Carried over from the last result's scores, compared there: both
+                # readings go on, for the hand's own claims to choose.
+                tracks = chain
+            elif chain.agrees(list(start.scores)):
+                compared += players
                 tracks = _Tracks(chain.basis, None, players)
             else:
+                compared += players
                 follows(
                     error(
                         rnd,
@@ -154,9 +186,26 @@ def check_chain(
                 )
                 tracks = _Tracks(list(start.scores), chain.basis, players)
         sticks = start.riichi_sticks
-        for i, seat, claimed in rnd.riichi_claims:
+        for i, seat, claimed, stick in rnd.riichi_claims:
             tracks.add(seat, -1000)
             sticks += 1
+            if stick is not None:
+                compared += players
+                paid = [-1000 if s == seat else 0 for s in range(players)]
+                if list(stick[:players]) != paid:
+                    out.append(
+                        error(
+                            rnd,
+                            path,
+                            "score-chain-mismatch",
+                            f"seat {seat}'s riichi stick: the log's deltas are "
+                            f"{list(stick[:players])}, a stick is {paid}",
+                            i,
+                            seat,
+                            paid,
+                            list(stick[:players]),
+                        )
+                    )
             if claimed is not None:
                 compared += players
                 if not tracks.agrees(list(claimed)):
@@ -237,6 +286,25 @@ def check_chain(
                 if own is not None:
                     for s in range(4):
                         fix[s] += own[s] - deltas[s]
+            if claims.scores_after is not None:
+                compared += players
+                after = list(claims.scores_after)
+                if not tracks.agrees(after):
+                    follows(
+                        error(
+                            rnd,
+                            path,
+                            "score-chain-mismatch",
+                            f"the result shows scores after settlement {after[:players]}, "
+                            f"the chain gives {tracks.basis[:players]}",
+                            i,
+                            None,
+                            _points(tracks.basis, players),
+                            after[:players],
+                        ),
+                        cause,
+                    )
+                    tracks.resync(after)
             if isinstance(ev, Win):
                 won = True
                 # Tenhou: the winner nearest the discarder takes all the sticks, so

@@ -452,8 +452,11 @@ def _compare_value(
                     f"{y.label} {h} han (recomputed {want_han.get(y, 0)})"
                     for (y, h) in sorted(have - want_y)
                 )
-                message = f"log gives {wrong}: {claims.han} han in all, recomputed {result.han}"
-                out.append(_err(rnd, rec, path, "han-mismatch", message, result.han, claims.han))
+                # The total the list makes, not the log's own total (a format that
+                # gives both, Tenhou JSON and mjai, may have only the list wrong).
+                total = sum(h for _, h in have.elements())
+                message = f"log gives {wrong}: {total} han in all, recomputed {result.han}"
+                out.append(_err(rnd, rec, path, "han-mismatch", message, result.han, total))
                 han_done = True
         elif claims.yakuman is not None:
             listed = sorted(y.label for y in claims.yakuman)

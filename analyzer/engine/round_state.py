@@ -437,7 +437,7 @@ class RoundState:
         self.scores[seat] -= 1000
         self.sticks += 1
         self.record.riichi_seats.append(seat)
-        self.record.riichi_claims.append((self.event_index, seat, ev.scores))
+        self.record.riichi_claims.append((self.event_index, seat, ev.scores, ev.deltas))
 
     def on_meld(self, ev: DeclareMeld) -> None:
         seat, meld = ev.seat, ev.meld

@@ -100,7 +100,11 @@ class RoundReplay:
     riichi_seats: list[int] = field(default_factory=list)
     # The seats that called a discard (chi, pon or open kan) in the hand, in order.
     callers: list[int] = field(default_factory=list)
-    riichi_claims: list[tuple[int, int, tuple[int, ...] | None]] = field(default_factory=list)
+    # (event index, seat, the scores after the stick, the deltas of the stick) as the
+    # log records them (None: not recorded).
+    riichi_claims: list[tuple[int, int, tuple[int, ...] | None, tuple[int, ...] | None]] = field(
+        default_factory=list
+    )
     findings: list[Finding] = field(default_factory=list)
     complete: bool = True
     # What the wall check reads instead of walking every event again: the ids of the

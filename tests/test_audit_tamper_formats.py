@@ -1,0 +1,149 @@
+"""Tampered copies of real Tenhou JSON and mjai logs: one wrong number, one finding.
+
+Each edit changes one number the log records in a clean real game; the audit must
+give one error for it, of the right code, with the recorded and the recomputed
+values (later findings that follow from it name it as their cause).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from analyzer.checks.audit import audit_log, resolve_rules
+from mjaudit.findings import Finding, Severity
+from parsers import load_bytes
+from tests.conftest import CORPUS
+
+JSON_GAME = "tenhou-json/full-game/2019021004gm-00a9-0000-e2f6516d.json"
+GIMITE = "mjai/gimite-server/mjai-manue-go_selfmatch_2025-08-23-085608.jsonl"
+DOUBLE_RON = "mjai/gimite-server/mjai-manue-go_selfmatch_2025-09-12-153331.jsonl"
+ARCHIVE = "mjai/converted-from-tenhou/gimite-tenhouarchive/tenhou_encdec-nine-gates.jsonl"
+AKOCHAN = "mjai/akochan/akochan_match_result_haifu_log_1000_0.jsonl"
+
+
+def _text(name: str) -> str:
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip(f"corpus not available: {path} (CI has ../shared beside the repo)")
+    return path.read_text(encoding="utf-8")
+
+
+def _errors(text: str, name: str) -> list[Finding]:
+    log = load_bytes(text.encode(), name)
+    found = audit_log(log, resolve_rules(log, "auto"), review=False).findings
+    return [f for f in found if f.severity is Severity.ERROR]
+
+
+def _one(text: str, name: str) -> Finding:
+    errors = _errors(text, name)
+    assert len(errors) == 1, [(f.code, f.message) for f in errors]
+    return errors[0]
+
+
+def _edit_line(text: str, number: int, edit: Any) -> str:
+    """``text`` with its line ``number`` (1-based, a JSON event) edited in place."""
+    lines = text.splitlines()
+    event = json.loads(lines[number - 1])
+    edit(event)
+    lines[number - 1] = json.dumps(event, ensure_ascii=False)
+    return "\n".join(lines) + "\n"
+
+
+def _line_of(text: str, event_type: str, pred: Any = lambda e: True) -> int:
+    for k, line in enumerate(text.splitlines(), 1):
+        event = json.loads(line)
+        if event.get("type") == event_type and pred(event):
+            return k
+    raise AssertionError(f"no {event_type} event")
+
+
+def test_the_untampered_logs_are_clean() -> None:
+    for name in (JSON_GAME, GIMITE, DOUBLE_RON, ARCHIVE, AKOCHAN):
+        assert _errors(_text(name), Path(name).name) == [], name
+
+
+def test_tenhou_json_han_total_in_the_score_string() -> None:
+    # The score string's han (30符1飜) was never compared: a 2 there passed clean.
+    text = _text(JSON_GAME)
+    assert text.count("30符1飜1500点") == 1
+    found = _one(text.replace("30符1飜1500点", "30符2飜1500点"), "game.json")
+    assert (found.code, found.expected, found.actual) == ("han-mismatch", 1, 2)
+    assert "log says 2 han, recomputed 1 han" in found.message
+
+
+def test_tenhou_json_one_yaku_han_names_the_list_total() -> None:
+    # A yaku's han was named with the log's own total beside it ("8 han in all" was
+    # right for the list, but with mjai it read "1 han in all, recomputed 1").
+    text = _text(JSON_GAME)
+    k = text.index('"立直(1飜)"')
+    found = _one(text[:k] + '"立直(2飜)"' + text[k + len('"立直(1飜)"') :], "game.json")
+    assert found.code == "han-mismatch"
+    assert found.expected is not None and found.actual == found.expected + 1
+    assert f"{found.actual} han in all, recomputed {found.expected}" in found.message
+
+
+def test_mjai_one_yaku_fan_is_the_list_total_not_the_fan_field() -> None:
+    text = _text(GIMITE)
+    line = _line_of(text, "hora", lambda e: e.get("yakus") == [["tanyaochu", 1]])
+
+    def double(event: dict[str, Any]) -> None:
+        event["yakus"] = [["tanyaochu", 2]]
+
+    found = _one(_edit_line(text, line, double), "gimite.jsonl")
+    assert (found.code, found.expected, found.actual) == ("han-mismatch", 1, 2)
+    assert "log gives tanyao 2 han (recomputed 1): 2 han in all, recomputed 1" in found.message
+
+
+def test_mjai_riichi_stick_deltas() -> None:
+    # reach_accepted's deltas were read past: [0, 0, 0, 0] passed clean.
+    text = _text(GIMITE)
+    line = _line_of(text, "reach_accepted", lambda e: "deltas" in e)
+
+    def free(event: dict[str, Any]) -> None:
+        event["deltas"] = [0, 0, 0, 0]
+
+    found = _one(_edit_line(text, line, free), "gimite.jsonl")
+    assert found.code == "score-chain-mismatch"
+    assert found.actual == [0, 0, 0, 0] and -1000 in found.expected  # type: ignore[operator]
+
+
+def test_mjai_sangenpai_fan_the_hand_does_not_have() -> None:
+    # Two fan of sangenpai with one dragon triplet dropped the yaku claim: clean.
+    text = _text(GIMITE)
+    line = _line_of(text, "hora", lambda e: ["sangenpai", 1] in e.get("yakus", []))
+
+    def more(event: dict[str, Any]) -> None:
+        event["yakus"] = [["sangenpai", 2] if y == ["sangenpai", 1] else y for y in event["yakus"]]
+
+    found = _one(_edit_line(text, line, more), "gimite.jsonl")
+    assert found.code == "han-mismatch" and found.actual == found.expected + 1  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    ("name", "event_type"),
+    [(GIMITE, "hora"), (DOUBLE_RON, "hora"), (ARCHIVE, "hora"), (AKOCHAN, "hora"),
+     (GIMITE, "ryukyoku")],
+)  # fmt: skip
+def test_mjai_scores_after_a_result(name: str, event_type: str) -> None:
+    # A hora's or ryukyoku's scores were only the next hand's basis: the last hand's,
+    # the first of a double ron's and akochan's (whose next start has its own) were
+    # never compared.
+    text = _text(name)
+    lines = [
+        k
+        for k, line in enumerate(text.splitlines(), 1)
+        if json.loads(line).get("type") == event_type and "scores" in json.loads(line)
+    ]
+    line = lines[-1]
+
+    def shift(event: dict[str, Any]) -> None:
+        event["scores"][0] += 1000
+
+    found = _one(_edit_line(text, line, shift), Path(name).name)
+    assert found.code == "score-chain-mismatch"
+    assert "the result shows scores after settlement" in found.message
+    assert found.actual[0] == found.expected[0] + 1000  # type: ignore[index]
