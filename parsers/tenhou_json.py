@@ -383,9 +383,12 @@ class _Game:
         aka = self.aka
         try:
             indicators = list(tiles_of(dora, aka))
+        except JsonFail as exc:
+            raise JsonFail(f"{label}: dora indicators (entry 2): {exc}") from None
+        try:
             ura_tiles = tiles_of(ura, aka)
         except JsonFail as exc:
-            raise JsonFail(f"{label}: dora indicators: {exc}") from None
+            raise JsonFail(f"{label}: ura indicators (entry 3): {exc}") from None
         hands: list[tuple[Tile, ...]] = []
         takes: list[list[TakeEntry]] = []
         outs: list[list[OutEntry]] = []

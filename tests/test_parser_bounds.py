@@ -296,3 +296,15 @@ def test_a_reconnect_is_still_read_anywhere() -> None:
     start = log.events[0]
     assert isinstance(start, GameStart)
     assert [p.name for p in start.players] == ["Aoi", "Ben", "さくら", "Dmitri"]
+
+
+def test_tenhou_json_names_the_indicator_list_that_is_wrong() -> None:
+    # A wrong ura indicator was named as "dora indicators: 48 is not a tile number".
+    doc = json.loads(_converted("tenhou-json"))
+    doc["log"][0][3] = [48]
+    exc = _refused(json.dumps(doc).encode(), "game.json")
+    assert "E1-0: ura indicators (entry 3): " in str(exc), exc
+    doc["log"][0][3] = []
+    doc["log"][0][2] = [48]
+    exc = _refused(json.dumps(doc).encode(), "game.json")
+    assert "E1-0: dora indicators (entry 2): " in str(exc), exc
