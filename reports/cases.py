@@ -4,21 +4,34 @@
 ``score_batch`` answers a case file with mjaudit's own scorer
 (analyzer.checks.case_scoring), ``check_answers`` compares a scorer's answers with
 the cases (analyzer.checks.case_compare) and the ``render_*`` functions write the
-result as text, JSON or JUnit. A bad line of a case or answer file is one message
-naming the file and the line; the other lines are still used.
+result as text, JSON or JUnit. A case or answer file is read line by line, each line
+bounded (MAX_LINE), gzip and bz2 undone, a device or a FIFO refused; a bad line of it
+is one message naming the file and the line (past MAX_LISTED of them, a count); the
+other lines are still used.
 """
 
 from __future__ import annotations
 
+import bz2
+import gzip
 import json
+import os
 import re
 import sys
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice
-from typing import IO, Protocol
+from typing import IO, Protocol, cast
 
-from analyzer.checks.case_compare import KINDS, Comparison, Disagreement, compare_all, example
+from analyzer.checks.case_compare import (
+    KINDS,
+    Comparison,
+    Disagreement,
+    answer_problem,
+    compare_all,
+    example,
+)
 from analyzer.checks.case_scoring import CaseError, answer_line
 from analyzer.checks.cases import CASE_SCHEMA, yaku_name
 from mjaudit.errors import MjauditError, did_you_mean
@@ -27,8 +40,9 @@ from mjaudit.findings import JsonValue
 from mjaudit.yaku import Yaku
 from reports.safe_text import json_safe, one_line, printable, xml_attr, xml_text
 
-# The audit, the parsers and the containers are imported by export_cases alone:
-# score --batch and cases check start without them.
+# The audit, the parsers and the containers are imported by export_cases alone (and
+# parsers.sources when a case or answer file is opened): score --batch and cases check
+# start without them, and their workers never import them.
 
 __all__ = [
     "CHECK_SCHEMA",
@@ -71,42 +85,171 @@ def _too_long(exc: ValueError) -> str:
     return str(exc)
 
 
+#: The longest line of a case or answer file: a case is about 2 KB (2.5 KB the longest
+#: of the Tenhou corpus), so a line of more than this is not one and is refused, not
+#: decoded.
+MAX_LINE = 1 << 20
+
+#: The most of one overlong line passed over before the file is given up.
+MAX_SKIPPED = 64 << 20
+
+#: Bad lines of one file said one by one; those past them are counted on one line.
+MAX_LISTED = 20
+
+
+class _Problems(Protocol):
+    """Where bad lines go: a list, or a file's :class:`_BadLines`."""
+
+    def append(self, message: str, /) -> None: ...
+
+
+@dataclass(slots=True)
+class _BadLines:
+    """The bad lines of one file, into ``out``: the first MAX_LISTED said, the rest
+    counted, so that a file that is not cases at all is not a message a line (nor a
+    list that grows with it)."""
+
+    name: str
+    out: list[str]
+    said: int = 0
+    more: int = 0
+
+    def append(self, message: str, /) -> None:
+        if self.said < MAX_LISTED:
+            self.out.append(message)
+            self.said += 1
+        else:
+            self.more += 1
+
+    def last(self, message: str) -> None:
+        """A line said whatever the count: the file is read no further."""
+        self.close()
+        self.out.append(message)
+
+    def close(self) -> None:
+        if self.more:
+            self.out.append(
+                f"{self.name}: {self.more} more bad line{'s' if self.more != 1 else ''}, "
+                f"not listed (the first {MAX_LISTED} are)"
+            )
+            self.more = 0
+
+
+def _open_stream(name: str) -> IO[bytes]:
+    """A case or answer file (``-``: stdin) open for reading, gzip and bz2 undone as
+    the audit undoes them. A device, a FIFO or a folder named is refused by its type
+    (parsers.sources.regular_file_problem): ``/dev/zero`` was read without end. An
+    archive is refused: the cases are its members."""
+    from parsers.sources import ZIP_MAGIC, regular_file_problem
+
+    if name == "-":
+        raw: IO[bytes] = sys.stdin.buffer
+    else:
+        try:
+            problem = regular_file_problem(os.stat(name).st_mode)
+            if problem is not None:
+                raise CasesInputError(f"{name}: {problem}")
+            raw = open(name, "rb")  # noqa: SIM115 (closed by _raw_lines)
+        except OSError as exc:
+            raise CasesInputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    peek = getattr(raw, "peek", None)
+    head = peek(4)[:4] if peek is not None else b""
+    if head.startswith(ZIP_MAGIC):
+        raise CasesInputError(
+            f"{name}: a zip archive, not JSON lines: give the case or answer file itself "
+            "(plain, gzip or bz2)"
+        )
+    if head.startswith(b"\x1f\x8b"):
+        return cast(IO[bytes], gzip.GzipFile(fileobj=raw, mode="rb"))
+    if head.startswith(b"BZh"):
+        return cast(IO[bytes], bz2.BZ2File(raw, mode="rb"))
+    return raw
+
+
 def _raw_lines(name: str) -> Iterator[tuple[int, bytes]]:
-    """Each non-blank line of ``name`` (``-``: stdin) with its number, undecoded."""
+    """Each non-blank line of ``name`` (``-``: stdin; plain, gzip or bz2) with its
+    number, undecoded, read as it comes (a file of any length, in bounded memory); a
+    line longer than MAX_LINE is given cut at MAX_LINE + 1 bytes, for
+    :func:`_decoded` to refuse, and the rest of it is passed over. CasesInputError
+    for a file that cannot be read, raised at once."""
+    stream = _open_stream(name)
+    return _lines_of(name, stream)
+
+
+def _skip_line(name: str, number: int, stream: IO[bytes]) -> None:
+    """Pass over the rest of a line longer than MAX_LINE; one of more than
+    MAX_SKIPPED bytes (an endless stream with no line end) ends the reading."""
+    skipped = 0
+    while skipped <= MAX_SKIPPED:
+        rest = stream.readline(MAX_LINE)
+        if not rest or rest.endswith(b"\n"):
+            return
+        skipped += len(rest)
+    raise CasesInputError(
+        f"{name} (line {number}): longer than {MAX_SKIPPED >> 20} MiB with no line end: "
+        "not JSON lines; read no further"
+    )
+
+
+def _lines_of(name: str, stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:
+    number = 0
     try:
-        stream: IO[bytes] = sys.stdin.buffer if name == "-" else open(name, "rb")  # noqa: SIM115
-    except OSError as exc:
-        raise CasesInputError(f"{name}: cannot read: {exc.strerror or exc}") from None
-    try:
-        for number, raw in enumerate(stream, 1):
+        while True:
+            raw = stream.readline(MAX_LINE + 1)
+            if not raw:
+                return
+            number += 1
+            nul = raw.find(b"\x00") if number == 1 else -1
+            if nul >= 0:
+                # JSON text holds no NUL byte (RFC 8259): on the first line, a file that
+                # is not text (a program, a tar, UTF-16), refused whole; further on,
+                # that line's problem (a file cut short ends in zeros).
+                raise CasesInputError(
+                    f"{name} (line 1): not text (a NUL byte at column {nul + 1}): cases "
+                    "and answers are JSON lines in UTF-8"
+                )
+            if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+                _skip_line(name, number, stream)
             if raw.strip():
                 yield number, raw
-    except OSError as exc:
-        raise CasesInputError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    except (OSError, EOFError, zlib.error) as exc:  # a compressed file cut short
+        raise CasesInputError(f"{name} (line {number + 1}): cannot read: {exc}") from None
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
 
 
 def _decoded(
-    name: str, lines: Iterable[tuple[int, bytes]], problems: list[str]
+    name: str, lines: Iterable[tuple[int, bytes]], problems: _Problems
 ) -> Iterator[tuple[int, JsonValue]]:
     """The JSON value of each line with its number; a line that is not JSON is a
     problem ``name (line N): ...`` and skipped."""
     for number, raw in lines:
+        if len(raw) > MAX_LINE:
+            problems.append(
+                f"{name} (line {number}): longer than {MAX_LINE >> 20} MiB, the most a case "
+                "or answer line may be"
+            )
+            continue
         try:
             yield number, _decode(raw.decode("utf-8-sig" if number == 1 else "utf-8"))
         except UnicodeDecodeError:
             problems.append(f"{name} (line {number}): not UTF-8 text")
         except json.JSONDecodeError as exc:
-            problems.append(f"{name} (line {number}): not JSON: {exc.msg} at column {exc.colno}")
+            nul = raw.find(b"\x00")  # a file cut short by a crash ends in zeros
+            what = (
+                f"not text: a NUL byte at column {nul + 1}"
+                if nul >= 0
+                else f"not JSON: {exc.msg} at column {exc.colno}"
+            )
+            problems.append(f"{name} (line {number}): {what}")
         except RecursionError:
             problems.append(f"{name} (line {number}): not JSON: nested too deeply")
         except ValueError as exc:  # NaN or Infinity, or an integer too long to read
             problems.append(f"{name} (line {number}): not JSON: {_too_long(exc)}")
 
 
-def _json_lines(name: str, problems: list[str]) -> Iterator[tuple[int, JsonValue]]:
+def _json_lines(name: str, problems: _Problems) -> Iterator[tuple[int, JsonValue]]:
     """The JSON value of each non-blank line of ``name`` (``-``: stdin) with its
     number; a line that is not JSON is a problem ``name (line N): ...`` and skipped."""
     return _decoded(name, _raw_lines(name), problems)
@@ -322,9 +465,10 @@ class Writer(Protocol):
 
 
 def score_batch(name: str, out: Writer, jobs: int = 1) -> BatchSummary:
-    """Score every case of file ``name`` (``-``: stdin), one answer line each, in the
-    order of the file; ``jobs`` worker processes (0: one per CPU for a file of more than
-    POOL_THRESHOLD chunks, else none)."""
+    """Score every case of file ``name`` (``-``: stdin; plain, gzip or bz2), one answer
+    line each, in the order of the file; ``jobs`` worker processes (0: one per CPU for
+    a file of more than POOL_THRESHOLD chunks, else none). CasesInputError for a file
+    that cannot be read at all."""
     summary = BatchSummary()
     chunks = _chunks(_raw_lines(name))
     first = list(islice(chunks, POOL_THRESHOLD + 1))
@@ -334,11 +478,14 @@ def score_batch(name: str, out: Writer, jobs: int = 1) -> BatchSummary:
         jobs = available_cpus() if len(first) > POOL_THRESHOLD else 1
     every = chain(first, chunks)
     done = (score_lines(name, c) for c in every) if jobs <= 1 else _in_workers(name, every, jobs)
+    bad = _BadLines(name, summary.problems)
     for part in done:
         out.write(part.text)
         summary.scored += part.scored
         summary.not_wins += part.not_wins
-        summary.problems.extend(part.problems)
+        for problem in part.problems:
+            bad.append(problem)
+    bad.close()
     return summary
 
 
@@ -400,8 +547,12 @@ def _weight(case: Mapping[str, JsonValue], reference: Mapping[str, JsonValue]) -
 
 
 def check_answers(cases_path: str, answers_path: str, against: str = "expected") -> CheckResult:
-    """Compare the answers with the cases' ``expected`` (or ``recorded``) results."""
-    problems: list[str] = []
+    """Compare the answers with the cases' ``expected`` (or ``recorded``) results.
+
+    Each file is plain, gzip or bz2; CasesInputError for one that cannot be read at
+    all."""
+    said: list[str] = []
+    problems = _BadLines(cases_path, said)
     cases: list[tuple[str, Mapping[str, JsonValue], tuple[int, int]]] = []
     ids: set[str] = set()
     swapped = False
@@ -415,7 +566,7 @@ def check_answers(cases_path: str, answers_path: str, against: str = "expected")
         if not isinstance(reference, dict):
             if "hand" not in doc and ("result" in doc or "error" in doc):
                 # Said once, not once a line: the two files are given the wrong way round.
-                problems.append(
+                problems.last(
                     f"{where}: an answer, not a case: the cases come first "
                     "(cases check CASES ANSWERS); neither file was read further"
                 )
@@ -431,7 +582,10 @@ def check_answers(cases_path: str, answers_path: str, against: str = "expected")
             continue
         ids.add(case_id)
         cases.append((case_id, reference, _weight(doc, reference)))
+    problems.close()
+    problems = _BadLines(answers_path, said)
     answers: dict[str, Doc] = {}
+    malformed: set[str] = set()
     for number, doc in () if swapped else _json_lines(answers_path, problems):
         where = f"{answers_path} (line {number})"
         if not isinstance(doc, dict) or not isinstance(doc.get("id"), str):
@@ -444,7 +598,7 @@ def check_answers(cases_path: str, answers_path: str, against: str = "expected")
         elif isinstance(doc.get("error"), str):
             answer = {"error": doc["error"]}
         elif "hand" in doc and "situation" in doc and "error" not in doc:
-            problems.append(
+            problems.last(
                 f"{where}: a case, not an answer: answers are what a scorer writes for the "
                 f"cases (mjaudit score --batch {cases_path} writes mjaudit's); the rest of "
                 "this file was not read"
@@ -456,11 +610,17 @@ def check_answers(cases_path: str, answers_path: str, against: str = "expected")
         if case_id not in ids:
             problems.append(f"{where}: no case has the id {case_id}")
             continue
-        if case_id in answers:
+        if case_id in answers or case_id in malformed:
             problems.append(f"{where}: a second answer for {case_id}")
             continue
+        wrong = answer_problem(answer)
+        if wrong is not None:  # not compared: a true is not a 1, nor "riichi" a list
+            problems.append(f"{where}: answer {case_id}: {wrong}")
+            malformed.add(case_id)
+            continue
         answers[case_id] = answer
-    return CheckResult(compare_all(cases, answers), against, problems)
+    problems.close()
+    return CheckResult(compare_all(cases, answers), against, said)
 
 
 def _value(value: JsonValue) -> str:

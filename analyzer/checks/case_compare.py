@@ -9,13 +9,22 @@ yaku, multiple, points and payments say what it is worth), as the audit does not
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from mjaudit.findings import JsonValue
 
-__all__ = ["KINDS", "Comparison", "Disagreement", "compare", "compare_all", "example"]
+__all__ = [
+    "KINDS",
+    "Comparison",
+    "Disagreement",
+    "answer_problem",
+    "compare",
+    "compare_all",
+    "example",
+]
 
 Doc = Mapping[str, JsonValue]
 
@@ -66,6 +75,78 @@ class Comparison:
     @property
     def cases_disagreeing(self) -> int:
         return len({d.case_id for d in self.disagreements})
+
+
+# -- an answer's types ----------------------------------------------------------------
+#
+# A value of the wrong JSON type is not compared: Python holds true == 1 and
+# 1500.0 == 1500, and a string is not a list of yaku (docs/cases.md, "A result").
+
+_INTEGERS = ("han", "fu", "dora", "aka", "ura", "kita", "yakuman", "points")
+_SHOWN = 60  # characters of a wrong value a message shows
+
+
+def _shown(value: JsonValue) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+
+
+def _is_int(value: JsonValue) -> bool:
+    return type(value) is int  # not a bool, not a float
+
+
+def _not_int(where: str, value: JsonValue) -> str | None:
+    return None if _is_int(value) else f"{where}: expected an integer, not {_shown(value)}"
+
+
+def _yaku_problem(value: JsonValue) -> str | None:
+    if not isinstance(value, list):
+        return f'result.yaku: expected a list of {{"name", "han"}}, not {_shown(value)}'
+    for k, entry in enumerate(value):
+        where = f"result.yaku[{k}]"
+        if not isinstance(entry, dict):
+            return f'{where}: expected {{"name", "han"}}, not {_shown(entry)}'
+        if not isinstance(entry.get("name"), str):
+            return f"{where}.name: expected a string, not {_shown(entry.get('name'))}"
+        if "han" not in entry:
+            return f"{where}.han: missing"
+        wrong = _not_int(f"{where}.han", entry["han"])
+        if wrong is None and "yakuman" in entry:
+            wrong = _not_int(f"{where}.yakuman", entry["yakuman"])
+        if wrong is not None:
+            return wrong
+    return None
+
+
+def answer_problem(result: Doc) -> str | None:
+    """What is wrong with the types of an answer's ``result`` (``result.han: expected
+    an integer, not true``), or None. Only the keys it gives are looked at, and only
+    those the check compares (``fu_parts`` is informative)."""
+    for key in _INTEGERS:
+        if key in result and not _is_int(result[key]):
+            return _not_int(f"result.{key}", result[key])
+    if "yaku" in result:
+        wrong = _yaku_problem(result["yaku"])
+        if wrong is not None:
+            return wrong
+    if "limit" in result and not isinstance(result["limit"], str):
+        return f"result.limit: expected a string, not {_shown(result['limit'])}"
+    payments = result.get("payments", {})
+    if not isinstance(payments, dict):
+        return f"result.payments: expected an object, not {_shown(payments)}"
+    for payer, paid in payments.items():
+        if not _is_int(paid):
+            return _not_int(f"result.payments.{payer}", paid)
+    deltas = result.get("deltas", [0, 0, 0, 0])
+    if not (isinstance(deltas, list) and len(deltas) == 4 and all(map(_is_int, deltas))):
+        return f"result.deltas: expected a list of 4 integers, not {_shown(deltas)}"
+    pao = result.get("pao_seat")
+    if pao is not None and not _is_int(pao):
+        return f"result.pao_seat: expected an integer or null, not {_shown(pao)}"
+    return None
+
+
+# -- the comparison -------------------------------------------------------------------
 
 
 def _yaku_key(entry: JsonValue) -> str:
