@@ -483,3 +483,68 @@ def test_a_result_recorded_after_south_3_is_too_early() -> None:
     assert len(messages) == 1
     assert "the game goes on: the last hand is S4, and no player is below 0" in messages[0]
     assert "game-incomplete" not in error_codes(result)
+
+
+def _one_cause(result: FileAudit) -> tuple[Finding, list[Finding]]:
+    """The one error finding of a tampered log that follows from no other, and the
+    errors that name a cause (each naming that one, or one that names it)."""
+    errors = [f for f in result.findings if f.severity.value == "error"]
+    roots = [f for f in errors if f.cause is None]
+    assert len(roots) == 1, [(f.code, f.message, f.cause) for f in errors]
+    return roots[0], [f for f in errors if f.cause is not None]
+
+
+INDICATOR_GAME = "2022060102gm-00a9-0000-bbe9088c.xml"  # E4-0: a haneman with dora 3
+KAN_DORA_GAME = "2018010702gm-00a9-0000-5dd4f9b4.xml"  # S3-0: a win after a kan dora
+URA_GAME = "2022060108gm-00a9-0000-c73e4c22.xml"  # S2-0: a mangan with ura 0
+
+
+def test_a_win_showing_another_copy_of_its_indicator() -> None:
+    # The same tile's other copy in doraHai: "shows dora indicators 3s, but the
+    # indicators in force are 3s", and the wall's finding beside it, unlinked.
+    def edit(c: Els) -> None:
+        k = _nth(c, "AGARI", 0, lambda e: e.get("doraHai") is not None)
+        ids = _ints(c[k], "doraHai")
+        _set(c[k], "doraHai", [ids[0] ^ 1, *ids[1:]])  # 4k..4k+3 are one tile's copies
+
+    root, rest = _one_cause(tamper(EXACT_GAME, edit))
+    assert root.code == "dora-indicator-mismatch"
+    assert "#" in root.message  # the copies are told apart by their ids
+    assert [f.code for f in rest] == ["wall-mismatch"]
+
+
+def test_a_win_showing_an_ura_indicator_the_wall_does_not_hold() -> None:
+    # The win was scored with the ura it shows, and its han, points, limit and each
+    # payment were errors of their own beside the wall's.
+    def edit(c: Els) -> None:
+        k = _nth(c, "AGARI", 0, lambda e: e.get("doraHaiUra") == "113")
+        c[k].set("doraHaiUra", "121")
+
+    root, rest = _one_cause(tamper(URA_GAME, edit))
+    assert root.code == "wall-mismatch" and "doraHaiUra" in root.message
+    assert {f.code for f in rest} == {
+        "han-mismatch", "points-mismatch", "limit-mismatch", "payment-mismatch",
+    }  # fmt: skip
+
+
+def test_a_hand_dealt_with_another_indicator() -> None:
+    # The INIT's indicator is not the wall's: the win shows the right one, and was
+    # scored with the wrong one in force; nine errors, none naming the first.
+    def edit(c: Els) -> None:
+        k = _nth(c, "INIT", 0, lambda e: e.get("seed") == "3,0,0,4,4,55")
+        c[k].set("seed", "3,0,0,4,4,63")
+
+    root, rest = _one_cause(tamper(INDICATOR_GAME, edit))
+    assert root.code == "wall-mismatch" and root.round == "E4-0"
+    assert {f.code for f in rest} >= {"dora-indicator-mismatch", "han-mismatch"}
+    assert all(f.round == "E4-0" for f in rest)
+
+
+def test_a_kan_dora_indicator_the_wall_does_not_hold() -> None:
+    def edit(c: Els) -> None:
+        k = _nth(c, "DORA", 0, lambda e: e.get("hai") == "43")
+        c[k].set("hai", "51")
+
+    root, rest = _one_cause(tamper(KAN_DORA_GAME, edit))
+    assert root.code == "wall-mismatch" and "kan dora indicator" in root.message
+    assert {f.code for f in rest} == {"dora-indicator-mismatch", "yaku-mismatch"}

@@ -266,6 +266,7 @@ def audit_log(
     walls, walled = check_wall(log, game)
     findings.extend(walls)
     links.extend(_walls_follow_draws(walls, findings))
+    links.extend(_follow_indicators(walls, findings, log, game))
     checks["wall_checked_rounds"] += walled
     found, checked = check_results(log, game)
     findings.extend(found)
@@ -352,6 +353,74 @@ def _walls_follow_draws(walls: list[Finding], findings: list[Finding]) -> list[L
         if f.code == "draw-mismatch" and f.event is not None and f.severity is Severity.ERROR
     }
     return [(w, draws[w.event]) for w in walls if w.event in draws]
+
+
+# What a win makes of its dora and ura indicators: the indicators it shows, and the
+# value it is scored at.
+_MADE_OF_INDICATORS = frozenset(
+    {
+        "dora-indicator-mismatch",
+        "ura-indicator-mismatch",
+        "han-mismatch",
+        "yaku-mismatch",
+        "points-mismatch",
+        "limit-mismatch",
+        "payment-mismatch",
+    }
+)
+_SHOWN_INDICATORS = frozenset({"dora-indicator-mismatch", "ura-indicator-mismatch"})
+
+
+def _follow_indicators(
+    walls: list[Finding], findings: list[Finding], log: GameLog, game: GameReplay
+) -> list[Link]:
+    """One wrong indicator, one finding: where the wall (rebuilt from the seed) shows
+    an indicator wrong, what the wins of that hand made of it follows from that.
+
+    - A hand's first indicator (at its INIT) or a kan's (at its DORA) that is not the
+      wall's: the later wins of the hand show other indicators than those in force,
+      and are scored with the wrong one. Those findings follow the wall finding.
+    - The indicators a win shows (doraHai, doraHaiUra) that are not the wall's: if
+      the replay already found them other than those in force, the wall finding and
+      the win's value follow that one; else the value the win is scored at (with the
+      ura it shows) follows the wall finding.
+    """
+    if not walls:
+        return []
+    events = log.events
+    by_event: dict[int, list[Finding]] = {}
+    for f in findings:
+        if f.event is not None and f.severity is Severity.ERROR and f.code in _MADE_OF_INDICATORS:
+            by_event.setdefault(f.event, []).append(f)
+    out: list[Link] = []
+    for w in walls:
+        at = w.event
+        if at is None or not 0 <= at < len(events):
+            continue
+        ev = events[at]
+        rnd = next((r for r in game.rounds if r.first_event <= at <= r.last_event), None)
+        if rnd is None:
+            continue
+        if isinstance(ev, Win):
+            here = by_event.get(at, [])
+            shown = next((f for f in here if f.code in _SHOWN_INDICATORS), None)
+            cause = shown if shown is not None else w
+            if shown is not None:
+                out.append((w, shown))
+            out.extend((f, cause) for f in here if f is not cause)
+            continue
+        start_indicator = (
+            at == rnd.first_event
+            and w.seat is None
+            and w.actual is not None
+            and w.actual == rnd.start.dora_indicator_id
+        )
+        if not (start_indicator or isinstance(ev, DoraReveal)):
+            continue
+        for win in rnd.wins:
+            if win.event_index > at:
+                out.extend((f, w) for f in by_event.get(win.event_index, []))
+    return out
 
 
 def _payments_follow_tenpai(found: list[Finding]) -> list[Link]:

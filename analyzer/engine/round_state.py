@@ -728,6 +728,14 @@ class RoundState:
             if not same:
                 exp = [str(t) if t is not None else "?" for t in derived]
                 act = [str(t) for t in shown]
+                if exp == act and shown_ids is not None:
+                    # The same tiles, other copies of them: the ids tell them apart
+                    # ("3s #82, but 3s #83", not "3s, but 3s").
+                    exp = [
+                        t if i is None else f"{t} #{i}"
+                        for t, i in zip(exp, self.dora_ids, strict=False)
+                    ]
+                    act = [f"{t} #{i}" for t, i in zip(act, shown_ids, strict=False)]
                 self.finding(
                     "dora-indicator-mismatch",
                     f"seat {seat}'s win shows dora indicators {' '.join(act)}, "
