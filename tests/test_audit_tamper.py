@@ -548,3 +548,32 @@ def test_a_kan_dora_indicator_the_wall_does_not_hold() -> None:
     root, rest = _one_cause(tamper(KAN_DORA_GAME, edit))
     assert root.code == "wall-mismatch" and "kan dora indicator" in root.message
     assert {f.code for f in rest} == {"dora-indicator-mismatch", "yaku-mismatch"}
+
+
+def _seed(old: str, new: str) -> Callable[[Els], None]:
+    def edit(c: Els) -> None:
+        k = _nth(c, "INIT", 0, lambda e: e.get("seed") == old)
+        c[k].set("seed", new)
+
+    return edit
+
+
+def test_a_hand_started_with_another_honba() -> None:
+    # E3-0 dealt as E3-1: the win was paid with the INIT's honba (four errors beside
+    # the start's), and the next hand "should be E3-2".
+    game = "2022060400gm-0001-0000-d6c5c8e7.xml"
+    root, rest = _one_cause(tamper(game, _seed("2,0,0,3,2,129", "2,1,0,3,2,129")))
+    assert root.code == "score-chain-mismatch" and root.round == "E3-1"
+    assert "should be E3-0" in root.message
+    assert sorted(f.code for f in rest) == [
+        "payment-mismatch", "payment-mismatch", "score-chain-mismatch",
+    ]  # fmt: skip
+
+
+def test_a_hand_started_with_another_round() -> None:
+    # E3-0 dealt as E4-0: the next hand (E3-1) was a second chain break, and the game
+    # "ends after E4-0" a game-end error of its own.
+    game = "2014051204gm-0041-0000-c9ebd8d8.xml"
+    root, rest = _one_cause(tamper(game, _seed("2,0,0,4,5,14", "3,0,0,4,5,14")))
+    assert root.code == "score-chain-mismatch" and "should be E3-0" in root.message
+    assert [f.code for f in rest] == ["game-end-mismatch"]

@@ -275,13 +275,26 @@ def audit_log(
     findings.extend(found)
     checks["riichi_order_checked"] += checked
     known = rules_are_the_logs(log.start.rules_hint, rules)
+    at_results: dict[int, list[Finding]] = {}
+    label_breaks: dict[int, Finding] = {}
+    for f in findings:
+        if f.event is not None and f.code == "payment-mismatch":
+            at_results.setdefault(f.event, []).append(f)
     chain, state, compared = check_chain(
-        game, log.path, settled, causes, links, rules.start_points if known else None
+        game,
+        log.path,
+        settled,
+        causes,
+        links,
+        rules.start_points if known else None,
+        at_results,
+        label_breaks,
     )
     findings.extend(chain)
     checks["chain_values_compared"] += compared
     found, checked, continued = check_game_end(log, game, state, rules)
     findings.extend(found)
+    links.extend(_ends_follow_labels(found, game, label_breaks))
     checks["game_lengths_checked"] += checked
     checks["game_continuations_checked"] += continued
     final: FinalResult | None = None
@@ -420,6 +433,29 @@ def _follow_indicators(
         for win in rnd.wins:
             if win.event_index > at:
                 out.extend((f, w) for f in by_event.get(win.event_index, []))
+    return out
+
+
+def _ends_follow_labels(
+    found: list[Finding], game: GameReplay, label_breaks: dict[int, Finding]
+) -> list[Link]:
+    """A game end judged wrong where the hand it is judged after (or at) started with
+    another round, honba or sticks than the chain's follows from that start: the end
+    was judged with the start's wrong number."""
+    if not label_breaks:
+        return []
+    firsts = [r.first_event for r in game.rounds]
+    out: list[Link] = []
+    for f in found:
+        if f.code != "game-end-mismatch" or f.event is None:
+            continue
+        k = next((i for i, first in reversed(list(enumerate(firsts))) if first <= f.event), None)
+        if k is None:
+            continue
+        for first in firsts[max(k - 1, 0) : k + 1]:
+            if first in label_breaks:
+                out.append((f, label_breaks[first]))
+                break
     return out
 
 

@@ -17,7 +17,7 @@ its cause.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from analyzer.checks.audit_common import error
@@ -94,13 +94,18 @@ def check_chain(
     causes: Mapping[int, Finding] | None = None,
     links: list[Link] | None = None,
     start_points: int | None = None,
+    at_results: Mapping[int, Sequence[Finding]] | None = None,
+    label_breaks: dict[int, Finding] | None = None,
 ) -> tuple[list[Finding], ChainState | None, int]:
     """Findings of the chain, the state after the last hand, and the values compared.
 
     ``causes`` maps a result's event index to the first finding made about that
     result; a chain finding that follows from it is added to ``links``. A game that
     starts with its first hand (East 1, no honba, no sticks) starts every player at
-    ``start_points`` (the rules'; None: not judged).
+    ``start_points`` (the rules'; None: not judged). ``at_results`` are the findings
+    already made at each result (by event index): where a hand starts with other honba
+    or sticks than the chain's, its payments found wrong follow from that; its finding
+    is kept in ``label_breaks`` by the hand's first event, for the game's end to name.
     """
     out: list[Finding] = []
     players = game.players
@@ -141,25 +146,38 @@ def check_chain(
                     )
                 )
                 tracks = _Tracks(list(start.scores), dealt + [0] * (4 - players), players)
+        # A hand that starts with another round, honba or sticks than the chain's
+        # (one wrong number in its start): what follows from that number names it.
+        label_break: Finding | None = None
+        wanted: tuple[int, int, int] | None = None
         if state is not None:
             have = (start.round_index, start.honba, start.riichi_sticks)
             compared += 1
             if have not in state.labels:
                 want = state.labels[0]
-                follows(
-                    error(
-                        rnd,
-                        path,
-                        "score-chain-mismatch",
-                        f"the hand after the last one should be {_label(*want)} with "
-                        f"{want[2]} sticks, the log starts {_label(*have)} with {have[2]} sticks",
-                        idx,
-                        None,
-                        [want[0], want[1], want[2]],
-                        [have[0], have[1], have[2]],
-                    ),
-                    state.cause,
+                label_break = error(
+                    rnd,
+                    path,
+                    "score-chain-mismatch",
+                    f"the hand after the last one should be {_label(*want)} with "
+                    f"{want[2]} sticks, the log starts {_label(*have)} with {have[2]} sticks",
+                    idx,
+                    None,
+                    [want[0], want[1], want[2]],
+                    [have[0], have[1], have[2]],
                 )
+                follows(label_break, state.cause)
+                wanted = want
+                if label_breaks is not None:
+                    label_breaks[idx] = label_break
+                if (want[1], want[2]) != (have[1], have[2]) and at_results and links is not None:
+                    # Paid with the start's honba or sticks, where the chain's differ.
+                    for win in rnd.wins:
+                        links.extend(
+                            (f, label_break)
+                            for f in at_results.get(win.event_index, ())
+                            if f.code == "payment-mismatch"
+                        )
             chain = _Tracks(list(state.scores), state.alt, players)
             if not start.scores_recorded:
                 # Carried over from the last result's scores, compared there: both
@@ -261,7 +279,7 @@ def check_chain(
                 start.honba,
                 sticks,
             ):
-                out.append(
+                follows(
                     error(
                         rnd,
                         path,
@@ -272,7 +290,8 @@ def check_chain(
                         None,
                         [start.honba, sticks],
                         [claims.honba, claims.riichi_sticks],
-                    )
+                    ),
+                    label_break,
                 )
             # A format without deltas (akochan's mjai) is followed with the
             # recomputed settlement: reconstructed, not invented.
@@ -318,12 +337,23 @@ def check_chain(
             stays: tuple[bool, ...] = (dealer_won,)
         else:
             assert rnd.draw is not None
+            dealer_won = False
             honba = start.honba + 1
             stays = _dealer_stays(rnd, players)
         index = start.round_index
         labels = tuple(
             (index if renchan else _next_round(index, players), honba, sticks) for renchan in stays
         )
+        if wanted is not None:
+            # The hand's start broke the chain: the next hand may follow the chain's
+            # reading of it as well as the log's, without a second finding.
+            w_index, w_honba = wanted[0], wanted[1]
+            w_next = w_honba + 1 if not won or dealer_won else 0
+            more = tuple(
+                (w_index if renchan else _next_round(w_index, players), w_next, sticks)
+                for renchan in stays
+            )
+            labels += tuple(label for label in more if label not in labels)
         renchan = stays[0]
         next_dealer = dealer if renchan else (dealer + 1) % players
         recomputed = [tracks.basis[s] + fix[s] for s in range(4)] if any(fix) else None
