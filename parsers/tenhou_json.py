@@ -456,11 +456,13 @@ class _Game:
                         f"{label}: seat {w.seat} wins by tsumo, but the last action is seat "
                         f"{seat}'s {kind}"
                     )
-            elif kind not in ("discard", "self") or w.from_seat != seat:
+            elif kind not in ("discard", "self"):
                 raise JsonFail(
                     f"{label}: seat {w.seat} rons seat {w.from_seat}, but the last action is "
                     f"seat {seat}'s {kind}"
                 )
+            # A ron off another seat than the last discarder's is the replay's to judge
+            # (inconsistent-log, this hand only), as in an mjlog: the file is read.
         del reason
 
 

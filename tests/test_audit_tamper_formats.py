@@ -147,3 +147,18 @@ def test_mjai_scores_after_a_result(name: str, event_type: str) -> None:
     assert found.code == "score-chain-mismatch"
     assert "the result shows scores after settlement" in found.message
     assert found.actual[0] == found.expected[0] + 1000  # type: ignore[index]
+
+
+def test_tenhou_json_ron_off_another_seat_is_that_hand_only() -> None:
+    # A ron's "from" changed made the whole file unreadable ("seat 1 rons seat 2, but
+    # the last action is seat 0's discard"); as in an mjlog, it is that hand's
+    # inconsistent-log and the other hands are audited.
+    doc = json.loads(_text(JSON_GAME))
+    result = doc["log"][-1][-1]
+    assert result[0] == "和了" and result[2][0] != result[2][1]
+    result[2][1] = next(s for s in range(4) if s not in (result[2][0], result[2][1]))
+    log = load_bytes(json.dumps(doc, ensure_ascii=False).encode(), "game.json")
+    audit = audit_log(log, resolve_rules(log, "auto"), review=False)
+    errors = [f for f in audit.findings if f.severity is Severity.ERROR]
+    assert [(f.code, f.round) for f in errors] == [("inconsistent-log", "S4-0")]
+    assert audit.rounds == len(doc["log"])
