@@ -577,3 +577,16 @@ def test_a_hand_started_with_another_round() -> None:
     root, rest = _one_cause(tamper(game, _seed("2,0,0,4,5,14", "3,0,0,4,5,14")))
     assert root.code == "score-chain-mismatch" and "should be E3-0" in root.message
     assert [f.code for f in rest] == ["game-end-mismatch"]
+
+
+def test_a_ron_off_a_seat_that_did_not_discard() -> None:
+    # The hand is one inconsistent-log; the next hand's chain break, which follows
+    # from the hand that could not be settled, named no cause.
+    def edit(c: Els) -> None:
+        k = _nth(c, "AGARI", 1)
+        assert (c[k].get("who"), c[k].get("fromWho")) == ("1", "2")
+        c[k].set("fromWho", "3")
+
+    root, rest = _one_cause(tamper("2014051511gm-0041-0000-a29f5b7b.xml", edit))
+    assert root.code == "inconsistent-log" and root.round == "E1-1"
+    assert [(f.code, f.round) for f in rest] == [("score-chain-mismatch", "E2-0")]

@@ -249,7 +249,13 @@ def check_chain(
             state = None  # the hand broke off; the next hand starts a new chain
             continue
         won = False
-        cause: Finding | None = None
+        # A hand the log made impossible to replay: what the chain finds after it
+        # (its result was settled from a broken replay) follows from that.
+        cause: Finding | None = (
+            None
+            if rnd.complete
+            else next((f for f in rnd.findings if f.code == "inconsistent-log"), None)
+        )
         fix = [0] * 4  # recomputed minus recorded deltas of this hand's results
         for i, ev in results:
             claims = ev.claims
