@@ -724,8 +724,9 @@ def _fail(message: str) -> NoReturn:
 
 
 def _complain(message: str) -> None:
-    """``mjaudit: <message>`` on stderr, on one line whatever the message holds."""
-    click.echo("mjaudit: " + one_line(message), err=True)
+    """``mjaudit: <message>`` on stderr, on one line whatever the message holds, a file
+    name's undecodable byte shown as on stdout (``\\xff``, not ``\\udcff``)."""
+    click.echo("mjaudit: " + printable(one_line(message)), err=True)
 
 
 _STORE = click.option(

@@ -227,3 +227,19 @@ def test_a_reader_that_goes_away_ends_a_query_with_141(tmp_path: Path) -> None:
     proc.stdout.close()
     assert proc.wait(timeout=60) == 141
     assert proc.stderr.read() == b""
+
+
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS file names must be UTF-8")
+def test_an_undecodable_byte_of_a_name_is_shown_alike_on_stdout_and_stderr(
+    tmp_path: Path,
+) -> None:
+    # stdout showed b\xffad.xml and stderr b\udcffad.xml: one name, two spellings.
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    name = os.fsdecode(b"b\xffad.xml")
+    (folder / name).write_bytes(SAMPLE.read_bytes()[:300])  # cut short: unreadable
+    done = _run("utf-8", "audit", str(folder))
+    assert done.returncode == 2
+    said = f"{folder}/b\\xffad.xml"
+    assert said.encode() in done.stdout and said.encode() in done.stderr
+    assert b"udcff" not in done.stdout + done.stderr
