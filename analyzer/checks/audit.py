@@ -274,7 +274,13 @@ def audit_log(
     found, checked = check_riichi_order(log, game)
     findings.extend(found)
     checks["riichi_order_checked"] += checked
-    known = rules_are_the_logs(log.start.rules_hint, rules)
+    hint = log.start.rules_hint
+    # The starting points are judged under the platform's own rules, where they are
+    # known to be the log's (not a Tenhou game audited under WRC's, say).
+    platform = hint.platform or ("tenhou" if hint.source.startswith("tenhou") else None)
+    known = (
+        platform is not None and rules.name.startswith(platform) and rules_are_the_logs(hint, rules)
+    )
     at_results: dict[int, list[Finding]] = {}
     label_breaks: dict[int, Finding] = {}
     for f in findings:
