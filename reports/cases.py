@@ -357,8 +357,10 @@ def export_cases(
     dedupe: bool = False,
     rules: str = "auto",
     max_input_size: int = 64 * 1024 * 1024,  # parsers.sources.DEFAULT_MAX_INPUT
+    target: str | None = None,
 ) -> ExportSummary:
-    """Audit every log under ``paths`` and write one case per win to ``out``."""
+    """Audit every log under ``paths`` and write one case per win to ``out`` (which
+    becomes the file ``target``, if given: left out of the folders read, as ``out``)."""
     from analyzer.checks.audit import audit_log, resolve_rules
     from analyzer.checks.cases import cases_of
     from mjaudit.events import Win
@@ -369,7 +371,8 @@ def export_cases(
     seen_situations: set[str] = set()
     seen_ids: dict[str, int] = {}
     # The cases file may sit in a folder it reads: it is not one of its inputs.
-    for loc in iter_locators(paths, max_size=max_input_size, leave_out=file_ids(streams=[out])):
+    own = file_ids([target], streams=[out])
+    for loc in iter_locators(paths, max_size=max_input_size, leave_out=own):
         if loc.error:
             summary.failed.append(loc.error)
             continue

@@ -19,7 +19,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from typing import IO, TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -1079,21 +1079,22 @@ def cases_export(
     _check_rules_option(rules)
     # To stdout as `audit` writes: once the reader has gone (`| head`), the rest is
     # dropped and the run ends with its own exit code.
-    file: IO[str] | None = None
+    from parsers.convert import replacing
+
     try:
-        if out != "-":
-            file = open(out, "w", encoding="utf-8")  # noqa: SIM115
+        if out == "-":
+            summary = export_cases(paths, _Echo(), tests, dedupe, rules, max_input_size)
+        else:
+            # Whole or not at all: a full disk or Ctrl-C leaves the file there was.
+            with replacing(out) as raw:
+                text = io.TextIOWrapper(raw, encoding="utf-8")
+                summary = export_cases(
+                    paths, text, tests, dedupe, rules, max_input_size, target=out
+                )
+                text.flush()
+                text.detach()
     except OSError as exc:
-        _fail(f"{out}: cannot write: {exc.strerror or exc}")
-    try:
-        summary = export_cases(
-            paths, _Echo() if file is None else file, tests, dedupe, rules, max_input_size
-        )
-    except OSError as exc:
-        _fail(f"{out}: cannot write: {exc.strerror or exc}")
-    finally:
-        if file is not None:
-            file.close()
+        _fail(f"{exc.filename or out}: cannot write: {exc.strerror or exc}")
     for message in summary.failed:
         _complain(message)
     dropped = [

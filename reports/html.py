@@ -44,6 +44,7 @@ from parsers.containers import (
     load_single,
     read_locator,
 )
+from parsers.convert import replacing
 from reports.charts import SEAT_COLOURS, prepare_charts
 from reports.i18n import current, gettext, language
 from reports.stats import SeatGame, lobby_names, seat_games, select_rows
@@ -114,16 +115,19 @@ _UNWRITABLE = "backslashreplace"
 
 
 def _write_page(path: Path, html: str) -> None:
-    path.write_text(html, encoding="utf-8", errors=_UNWRITABLE)
+    """Write a page whole or not at all (parsers.convert.replacing): a full disk leaves
+    the page that was there before, never half of one, and the error names the page."""
+    with replacing(path) as f:
+        f.write(html.encode("utf-8", _UNWRITABLE))
 
 
 def _write(path: Path, template: str, **context: object) -> None:
     """Render a page straight into ``path``, piece by piece: the same text as
     :func:`_render`, without holding the whole page (a players page over thousands
-    of games is tens of megabytes)."""
+    of games is tens of megabytes). Whole or not at all, as :func:`_write_page`."""
     pieces = _env().get_template(template).generate(_context(**context))
-    with path.open("w", encoding="utf-8", errors=_UNWRITABLE) as f:
-        f.writelines(without_blank_lines(pieces))
+    with replacing(path) as f:
+        f.writelines(line.encode("utf-8", _UNWRITABLE) for line in without_blank_lines(pieces))
 
 
 def without_blank_lines(pieces: Iterable[str]) -> Iterator[str]:

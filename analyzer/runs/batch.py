@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from analyzer.checks.audit import FileAudit, audit_log, resolve_rules
 from analyzer.runs.pool import available_cpus, process_pool
-from analyzer.runs.store_catalog import InputRecord, game_rows, known_content
+from analyzer.runs.store_catalog import InputRecord, StoreError, game_rows, known_content
 from mjaudit.errors import MjauditError
 from mjaudit.events import GameLog
 from mjaudit.findings import JsonValue
@@ -405,6 +405,8 @@ def _collect(
         nonlocal died
         try:
             ready[seq] = f.result()
+        except StoreError:
+            raise  # the store cannot be written (a full disk): the run's end, said once
         except Exception as exc:
             # A worker that died, or a batch that failed as a whole: each is run
             # again alone, split until the input to blame is found.
@@ -447,6 +449,8 @@ def _isolate(pool: _Pool, b: Sequence[Locator], opts: BatchOptions, guilty: bool
         return BatchResult(left.outcomes + right.outcomes, left.parts + right.parts)
     try:
         return pool.executor.submit(audit_batch, b, opts).result()
+    except StoreError:
+        raise
     except Exception as exc:
         if _died(exc):
             pool.rebuild()
@@ -463,6 +467,8 @@ def _in_process(b: Sequence[Locator], opts: BatchOptions) -> BatchResult:
     """A batch in this process; one that fails as a whole is split to find the input."""
     try:
         return audit_batch(b, opts)
+    except StoreError:
+        raise  # not this batch's inputs: the store's (a full disk)
     except Exception as exc:
         if len(b) == 1:
             return BatchResult((_batch_failed(b[0], exc),))

@@ -95,6 +95,11 @@ class Store:
     removes what dead runs left, and, with ``check``, refuses a store whose
     registered parts are missing or damaged (:class:`StoreError` naming the part
     and the fix).
+
+    A failure to write (a full disk, a quota, an I/O error) is a :class:`StoreError`
+    that says so and ends with ``kept``, what it leaves: the parts and inputs
+    registered before it are whole, those in flight are dropped (never an input
+    recorded as done without its rows), and the store is written no more.
     """
 
     def __init__(
@@ -106,8 +111,11 @@ class Store:
         lock_wait: float = guard.LOCK_WAIT,
         on_wait: Callable[[str], None] | None = None,
         check: bool = True,
+        kept: str = cat.AUDITED_KEPT,
     ) -> None:
         self.root = Path(root)
+        self.kept = kept
+        self._failed: str | None = None
         try:
             self.root.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -117,7 +125,7 @@ class Store:
         self._lock = guard.StoreLock(self.root, lock_wait, on_wait)
         try:
             new_ok = not any(self.root.glob("v*/*/part-*.parquet"))
-            self._conn = cat.connect(self.path, new_ok=new_ok)
+            self._conn = cat.connect(self.path, new_ok=new_ok, kept=kept)
             try:
                 with self._catalog():
                     guard.fill_checksums(self._conn, self.root)
@@ -146,18 +154,55 @@ class Store:
 
     @contextlib.contextmanager
     def _catalog(self) -> Iterator[None]:
-        """A catalog that breaks while in use is a :class:`StoreError`, not a traceback."""
+        """A catalog that breaks while in use is a :class:`StoreError`, not a traceback;
+        one that cannot be written (a full disk) is not called broken."""
         try:
             yield
         except sqlite3.DatabaseError as exc:
-            raise cat.catalog_error(self.path, exc) from None
+            raise cat.catalog_error(self.path, exc, self.kept) from None
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Around what writes the store: a failure to write is a :class:`StoreError`
+        that says so (not a damaged catalog, nor standard output), and any failure
+        drops what is in flight, so that nothing is registered without its rows."""
+        if self._failed is not None:
+            raise StoreError(self._failed)
+        try:
+            with self._catalog():
+                yield
+        except StoreError as exc:
+            self._abandon(str(exc))
+            raise
+        except OSError as exc:
+            error = cat.write_error(self.root, cat.write_failure(exc) or str(exc), self.kept)
+            self._abandon(str(error))
+            raise error from None
+        except BaseException as exc:
+            reason = cat.write_failure(exc)  # DuckDB's, writing a part
+            self._abandon(reason or f"{self.root}: the store was not written to after an error")
+            if reason is not None:
+                raise cat.write_error(self.root, reason, self.kept) from None
+            if sp.is_interrupt(exc):  # Ctrl-C while DuckDB ran a statement
+                raise KeyboardInterrupt from None
+            raise
+
+    def _abandon(self, message: str) -> None:
+        """Drop the staged rows and the inputs not yet registered (the next run audits
+        them again); the store is not written to any more."""
+        self._failed = message
+        if self._stage is not None:
+            self._stage.discard()
+            self._stage = None
+        self._games, self._inputs = {}, []
 
     def close(self) -> None:
         if self._lock.fd is None:
             return
         try:
-            with self._catalog():
-                self.flush()
+            if self._failed is None:
+                with self._writing():
+                    self.flush()
         finally:
             if self._stage is not None:
                 self._stage.discard()
@@ -188,12 +233,15 @@ class Store:
 
     def add(self, records: Sequence[InputRecord]) -> None:
         """Take one batch's rows; they are written with the next part."""
+        with self._writing():
+            self._add(records)
+
+    def _add(self, records: Sequence[InputRecord]) -> None:
         for r in records:
             rows = r.rows
             if rows is not None:
                 g = int(str(rows.game[0]))
-                with self._catalog():
-                    new = g not in self._games and cat.fresh(self._conn, cat.AUDIT_VERSION, (g,))
+                new = g not in self._games and cat.fresh(self._conn, cat.AUDIT_VERSION, (g,))
                 if new:
                     if self._stage is None:
                         self._stage = sp.CsvStage(self.root / "tmp", f"stage-{os.getpid()}")
@@ -206,10 +254,15 @@ class Store:
             len(self._games) >= self.part_games
             or time.monotonic() - self._since >= self.part_seconds
         ):
-            self.flush()
+            self._flush()
 
     def flush(self) -> None:
         """Write the staged rows as a part and record their inputs."""
+        if self._failed is None:
+            with self._writing():
+                self._flush()
+
+    def _flush(self) -> None:
         self._since = time.monotonic()
         part: str | None = None
         counts = dict.fromkeys(sp.TABLES, 0)
@@ -227,19 +280,20 @@ class Store:
             files = _sums(dest)
         if part is None and not self._inputs:
             return
-        with self._catalog():
-            cat.register(self._conn, cat.AUDIT_VERSION, part, list(self._games.items()),
-                         counts, self._inputs, files)  # fmt: skip
+        cat.register(self._conn, cat.AUDIT_VERSION, part, list(self._games.items()),
+                     counts, self._inputs, files)  # fmt: skip
         self._games, self._inputs = {}, []
 
     def ingest_part(self, part: str | os.PathLike[str]) -> None:
         """Register a part a worker wrote (its manifest, see :func:`write_part`)."""
-        manifest = Path(part)
+        with self._writing():
+            self._ingest_part(Path(part))
+
+    def _ingest_part(self, manifest: Path) -> None:
         doc = json.loads(manifest.read_text(encoding="utf-8"))
         version, name = str(doc["version"]), str(doc["part"])
         games = {int(g): str(sha) for g, sha in doc["games"]}
-        with self._catalog():
-            fresh = cat.fresh(self._conn, version, games)
+        fresh = cat.fresh(self._conn, version, games)
         staged = {t: manifest.with_name(f"{name}.{t}.parquet") for t in sp.TABLES}
         registered: str | None = None
         files: list[tuple[str, int, str]] = []
@@ -260,16 +314,19 @@ class Store:
             files = _sums(dest)
         counts = {t: int(doc["counts"][t]) for t in sp.TABLES}
         inputs = [tuple(row) for row in doc["inputs"]]
-        with self._catalog():
-            cat.register(self._conn, version, registered, [(g, games[g]) for g in sorted(fresh)],
-                         counts, inputs, files)  # fmt: skip
+        cat.register(self._conn, version, registered, [(g, games[g]) for g in sorted(fresh)],
+                     counts, inputs, files)  # fmt: skip
         for p in staged.values():
             p.unlink(missing_ok=True)
         manifest.unlink()
 
     def record_run(self, started: str, audited: int, skipped: int, failed: int) -> None:
-        self.flush()
-        with self._catalog():
+        """Flush, and record the run (not after a failure to write: its error is the
+        one the run ends with)."""
+        if self._failed is not None:
+            return
+        with self._writing():
+            self._flush()
             self._conn.execute(
                 "INSERT INTO runs VALUES (?, ?, ?, ?, ?)",
                 (started, cat.AUDIT_VERSION, audited, skipped, failed),
@@ -287,10 +344,35 @@ def write_part(path: Path, records: Sequence[InputRecord]) -> None:
     The Parquet files go beside ``path`` (``<stem>.<table>.parquet``), then the
     manifest ``path`` (JSON: the version, the games, the inputs), each to a
     temporary name then renamed; the driver registers the part with
-    :meth:`Store.ingest_part`. A retried batch rewrites the same files.
+    :meth:`Store.ingest_part`. A retried batch rewrites the same files. A failure
+    leaves none of them; a failure to write (a full disk) is a :class:`StoreError`
+    that says so.
     """
     name = path.name.split(".")[0]
+    files = {t: path.with_name(f"{name}.{t}.parquet") for t in sp.TABLES}
+    tmp = path.with_name(path.name + ".tmp")
     stage = sp.CsvStage(path.parent, f".{name}.{os.getpid()}")
+    try:
+        _write_part(path, tmp, name, stage, files, records)
+    except BaseException as exc:
+        stage.discard()
+        for f in (*files.values(), tmp):
+            with contextlib.suppress(OSError):
+                f.unlink(missing_ok=True)
+        reason = cat.write_failure(exc)
+        if reason is None or sp.is_interrupt(exc):
+            raise
+        raise cat.write_error(path.parent, reason) from None
+
+
+def _write_part(
+    path: Path,
+    tmp: Path,
+    name: str,
+    stage: sp.CsvStage,
+    files: dict[str, Path],
+    records: Sequence[InputRecord],
+) -> None:
     games: dict[int, str] = {}
     for r in records:
         if r.rows is not None and int(str(r.rows.game[0])) not in games:
@@ -301,7 +383,7 @@ def write_part(path: Path, records: Sequence[InputRecord]) -> None:
     counts = dict(stage.counts)
     con = sp.connect()
     try:
-        stage.to_parquet(con, {t: path.with_name(f"{name}.{t}.parquet") for t in sp.TABLES})
+        stage.to_parquet(con, files)
     finally:
         con.close()
     doc = {
@@ -311,12 +393,18 @@ def write_part(path: Path, records: Sequence[InputRecord]) -> None:
         "counts": counts,
         "inputs": [cat.input_row(r, cat.AUDIT_VERSION) for r in records],
     }
-    tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(doc), encoding="utf-8")
     os.replace(tmp, path)
 
 
 # ---- merge and compact ----------------------------------------------------------
+
+# What a merge or a compact that cannot write the target leaves (cat.write_error).
+_MERGED_KEPT = (
+    "what was merged before is kept; merge again to go on (games the target holds are "
+    "not copied twice)"
+)
+_COMPACTED_KEPT = "the store is whole: what was compacted before is kept, the rest is as it was"
 
 
 def merge(
@@ -327,23 +415,28 @@ def merge(
 ) -> dict[str, int]:
     """Join shard stores into one (``mjaudit merge``); games already present are kept.
 
-    A shard with a missing or damaged part is refused before anything is copied from it;
-    a shard that is no store at all, before the target is made.
+    A shard that is no store at all is refused before the target is made; a shard
+    with a missing or damaged part (checked fully: each file's checksum and the row
+    counts in its footer) before anything is merged into it, naming the shard, the
+    part and the fix. A part DuckDB still cannot read while it is copied is named with its
+    shard; the shards and parts merged before it are kept.
     """
     for src in sources:
         _existing(src)
-    target = Store(into, lock_wait=lock_wait)
+    target = Store(into, lock_wait=lock_wait, kept=_MERGED_KEPT)
     games = inputs = 0
     try:
+        for src in sources:
+            _check_shard(Path(src))
         for src in sources:
             g, i = _merge_one(target, Path(src))
             games, inputs = games + g, inputs + i
     except sp.error() as exc:
-        if sp.is_interrupt(exc):  # Ctrl-C while DuckDB ran a statement
-            raise KeyboardInterrupt from None
-        raise StoreError(str(exc).splitlines()[0]) from exc
+        raise _duckdb_error(target.root, exc, _MERGED_KEPT) from None
     except sqlite3.DatabaseError as exc:
-        raise cat.catalog_error(target.path, exc) from None
+        raise cat.catalog_error(target.path, exc, _MERGED_KEPT) from None
+    except OSError as exc:
+        raise _os_error(target.root, exc, _MERGED_KEPT) from None
     finally:
         target.close()
     return {"stores": len(sources), "games_added": games, "inputs": inputs}
@@ -356,44 +449,111 @@ def _existing(root: str | os.PathLike[str]) -> None:
         raise StoreError(cat.not_a_store(root))
 
 
-def _merge_one(target: Store, root: Path) -> tuple[int, int]:
+def _check_shard(root: Path) -> None:
+    """Refuse a shard with a missing or damaged part, checked fully (as ``compact
+    --repair`` checks): the cheap check alone misses bytes changed inside a file."""
     src = cat.connect(root / DB_NAME, read_only=True)
     try:
+        con = sp.connect()
         try:
-            damaged = guard.check_parts(src, root, None)
+            damaged = guard.find_damage(src, con, root, None)
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as exc:
+        raise cat.catalog_error(root / DB_NAME, exc) from None
+    finally:
+        src.close()
+    if damaged:
+        message = guard.damage_message(root, damaged)
+        raise StoreError(f"{root}: not merged, nor any other shard: {message}")
+
+
+def _os_error(root: Path, exc: OSError, kept: str) -> StoreError:
+    return cat.write_error(root, cat.write_failure(exc) or str(exc), kept)
+
+
+def _duckdb_error(root: Path, exc: Exception, kept: str) -> StoreError:
+    """DuckDB's error while a writer wrote ``root``: Ctrl-C is raised as what it is, a
+    full disk is said as such, anything else is its first line."""
+    if sp.is_interrupt(exc):  # Ctrl-C while DuckDB ran a statement
+        raise KeyboardInterrupt from None
+    reason = cat.write_failure(exc)
+    if reason is not None:
+        return cat.write_error(root, reason, kept)
+    text = str(exc)
+    return StoreError(text.splitlines()[0] if text else type(exc).__name__)
+
+
+def _unreadable(
+    root: Path, part: Path, exc: Exception, con: duckdb.DuckDBPyConnection, what: str
+) -> StoreError:
+    """A part of the store at ``root`` that DuckDB could not read, named with the fix
+    (as ``query`` names it, analyzer.runs.store_read): checked fully, the damage found,
+    or DuckDB's own words. ``what``: what was not done."""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    try:
+        src = cat.connect(root / DB_NAME, read_only=True)
+        try:
+            damaged = guard.find_damage(src, con, root, None)
+        finally:
+            src.close()
+    except (StoreError, OSError, sqlite3.Error, sp.error()):
+        damaged = []
+    if damaged:
+        return StoreError(f"{root}: {what}: {guard.damage_message(root, damaged)}")
+    return StoreError(
+        f"{root}: {what}: {part}: {text}; if a part of the store is damaged, run "
+        f"`mjaudit compact --repair --store {root}`"
+    )
+
+
+def _merge_one(target: Store, root: Path) -> tuple[int, int]:
+    src = cat.connect(root / DB_NAME, read_only=True)
+
+    def read(sql: str, args: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+        try:  # the shard's catalog, not the target's
+            rows: list[tuple[object, ...]] = src.execute(sql, args).fetchall()
         except sqlite3.DatabaseError as exc:
             raise cat.catalog_error(root / DB_NAME, exc) from None
-        if damaged:
-            raise StoreError("not merged: " + guard.damage_message(root, damaged))
-        parts = src.execute("SELECT part, audit_version FROM parts ORDER BY 2, 1").fetchall()
+        return rows
+
+    try:
+        parts = read("SELECT part, audit_version FROM parts ORDER BY 2, 1")
         added = 0
         con = sp.connect()
         try:
             for part, version in parts:
-                members = dict(
-                    src.execute(
+                members = {
+                    int(str(g)): str(sha)
+                    for g, sha in read(
                         "SELECT game, sha256 FROM contents WHERE audit_version = ? AND part = ?",
                         (version, part),
-                    ).fetchall()
-                )
-                fresh = cat.fresh(target._conn, version, members)
+                    )
+                }
+                fresh = cat.fresh(target._conn, str(version), members)
                 if not fresh:
                     continue
                 name = cat.part_id(members[g] for g in fresh)
                 keep = None if fresh == set(members) else sorted(fresh)
+                dest = {t: sp.part_file(target.root, str(version), t, name) for t in sp.TABLES}
                 for t in sp.TABLES:
-                    sp.copy_part(con, sp.part_file(root, version, t, part),
-                                 sp.part_file(target.root, version, t, name), keep)  # fmt: skip
+                    source = sp.part_file(root, str(version), t, str(part))
+                    try:
+                        sp.copy_part(con, source, dest[t], keep)
+                    except sp.error() as exc:
+                        if sp.is_interrupt(exc) or cat.write_failure(exc) is not None:
+                            raise
+                        raise _unreadable(root, source, exc, con, "not merged whole") from None
                 counts = dict.fromkeys(sp.TABLES, 0)
-                dest = {t: sp.part_file(target.root, version, t, name) for t in sp.TABLES}
                 for t, f in dest.items():
                     counts[t] = sp.count_rows(con, f)
-                cat.register(target._conn, version, name, [(g, members[g]) for g in sorted(fresh)],
-                             counts, [], _sums(dest))  # fmt: skip
+                cat.register(target._conn, str(version), name,
+                             [(g, members[g]) for g in sorted(fresh)], counts, [],
+                             _sums(dest))  # fmt: skip
                 added += len(fresh)
         finally:
             con.close()
-        rows = src.execute("SELECT * FROM inputs").fetchall()
+        rows = read("SELECT * FROM inputs")
         cat.register(target._conn, cat.AUDIT_VERSION, None, [], {}, rows)
         return added, len(rows)
     finally:
@@ -412,22 +572,28 @@ def compact(
     The new parts are registered before the old files are removed; a query that
     started before the switch and is still reading an old file may fail.
 
-    With ``repair``, the current version's parts are checked fully first; damaged
-    ones are dropped from the catalog with their files, and the inputs whose games
-    they held are forgotten, so the next ``audit --store`` audits them again.
+    The current version's parts are checked fully first (the checksum of each file,
+    the row counts in its footer). A damaged part is a :class:`StoreError` naming it
+    and the fix; with ``repair``, damaged parts are dropped from the catalog with
+    their files, and the inputs whose games they held are forgotten, so the next
+    ``audit --store`` audits them again.
     """
     _existing(root)  # a mistyped folder is not made a store to compact
-    store = Store(root, check=not repair, lock_wait=lock_wait)
+    store = Store(root, check=not repair, lock_wait=lock_wait, kept=_COMPACTED_KEPT)
     dropped: list[guard.Damage] = []
     forgotten = 0
     try:
         conn = store._conn
-        if repair:
-            con = sp.connect()
-            try:
+        con = sp.connect()
+        try:
+            if repair:
                 dropped, forgotten = guard.repair(conn, con, store.root, cat.AUDIT_VERSION)
-            finally:
-                con.close()
+            else:
+                damaged = guard.find_damage(conn, con, store.root, cat.AUDIT_VERSION)
+                if damaged:
+                    raise StoreError(guard.damage_message(store.root, damaged))
+        finally:
+            con.close()
         small = conn.execute(
             "SELECT part, games FROM parts WHERE audit_version = ? AND games < ? ORDER BY part",
             (cat.AUDIT_VERSION, part_games // 2),
@@ -444,15 +610,21 @@ def compact(
         con = sp.connect()
         try:
             for group in groups:
-                _compact_group(store, con, group)
+                try:
+                    _compact_group(store, con, group)
+                except sp.error() as exc:
+                    if sp.is_interrupt(exc) or cat.write_failure(exc) is not None:
+                        raise
+                    where = store.root / f"v{cat.AUDIT_VERSION}"
+                    raise _unreadable(store.root, where, exc, con, "not compacted") from None
         finally:
             con.close()
     except sp.error() as exc:
-        if sp.is_interrupt(exc):  # Ctrl-C while DuckDB ran a statement
-            raise KeyboardInterrupt from None
-        raise StoreError(str(exc).splitlines()[0]) from exc
+        raise _duckdb_error(store.root, exc, _COMPACTED_KEPT) from None
     except sqlite3.DatabaseError as exc:
-        raise cat.catalog_error(store.path, exc) from None
+        raise cat.catalog_error(store.path, exc, _COMPACTED_KEPT) from None
+    except OSError as exc:
+        raise _os_error(store.root, exc, _COMPACTED_KEPT) from None
     finally:
         store.close()
     done = {"parts_before": sum(len(g) for g in groups), "parts_after": len(groups)}
@@ -500,7 +672,7 @@ def _compact_group(store: Store, con: duckdb.DuckDBPyConnection, group: list[str
         )
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        cat.rollback(conn)
         raise
     for p in group:
         for t in sp.TABLES:

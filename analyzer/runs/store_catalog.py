@@ -6,10 +6,14 @@ the rows of one audited game, and whether the store already holds a content.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import json
 import os
+import re
 import sqlite3
+import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -20,6 +24,7 @@ from mjaudit.events import GameLog
 from mjaudit.findings import JsonValue
 
 __all__ = [
+    "AUDITED_KEPT",
     "AUDIT_VERSION",
     "CATALOG_TABLES",
     "DB_NAME",
@@ -36,7 +41,10 @@ __all__ = [
     "not_a_store",
     "part_id",
     "register",
+    "rollback",
     "storable",
+    "write_error",
+    "write_failure",
 ]
 
 DB_NAME = "catalog.sqlite"
@@ -147,11 +155,14 @@ def not_a_store(root: str | os.PathLike[str]) -> str:
     return f"{Path(root)}: not a results store (no {DB_NAME})"
 
 
-def connect(path: Path, read_only: bool = False, new_ok: bool = True) -> sqlite3.Connection:
+def connect(
+    path: Path, read_only: bool = False, new_ok: bool = True, kept: str | None = None
+) -> sqlite3.Connection:
     """The catalog; a file that is not a readable catalog is a :class:`StoreError`.
 
     A writer creates the tables of a new catalog; with ``new_ok`` false (the store
-    already holds part files) a catalog without them is lost, not new.
+    already holds part files) a catalog without them is lost, not new. A writer that
+    cannot write it (a full disk) is told so, with ``kept`` (:func:`write_error`).
     """
     if read_only and not path.exists():
         raise FileNotFoundError(not_a_store(path.parent))
@@ -181,16 +192,89 @@ def connect(path: Path, read_only: bool = False, new_ok: bool = True) -> sqlite3
         for name in ("inputs", "contents", "parts"):
             conn.execute(f"SELECT 1 FROM {name} LIMIT 1").fetchall()
     except sqlite3.DatabaseError as exc:
-        raise catalog_error(path, exc) from None
+        raise catalog_error(path, exc, None if read_only else (kept or AUDITED_KEPT)) from None
     return conn
 
 
-def catalog_error(path: Path, exc: sqlite3.Error) -> StoreError:
-    """A damaged or foreign catalog, as one line with what to do."""
+def catalog_error(path: Path, exc: sqlite3.Error, kept: str | None = None) -> StoreError:
+    """A damaged or foreign catalog, as one line with what to do.
+
+    For a writer (``kept``: what a failed write leaves, see :func:`write_error`), a
+    catalog that could not be written (a full disk, an I/O error) is no damaged one:
+    advising to move the store aside would throw a good store away.
+    """
+    if kept is not None and (reason := write_failure(exc)) is not None:
+        return write_error(path.parent, reason, kept)
     return StoreError(
         f"{path}: not a readable store catalog ({exc}); restore it from a backup, or move "
         f"the store aside and audit again into a new one"
     )
+
+
+# What ``audit --store`` leaves when it cannot write: every part and input
+# registered before is whole (one transaction each); those in flight are dropped and
+# audited again by the next run.
+AUDITED_KEPT = "what was audited before is kept, and the next run goes on from there"
+
+
+def write_error(root: Path, reason: str, kept: str = AUDITED_KEPT) -> StoreError:
+    """A store that could not be written (``reason``: a full disk, an I/O error), and
+    what that left (``kept``)."""
+    return StoreError(f"{root}: cannot write the store: {reason}; {kept}")
+
+
+# A full disk, a quota, a file grown too large, a device that failed, a read-only
+# file system (as reports.cli's _WRITE_ERRORS, and EROFS).
+_WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
+_SQLITE_IOERR = 10  # sqlite3.SQLITE_IOERR; the extended codes keep it in the low byte
+_SQLITE_FULL = 13
+_SQLITE_READONLY = 8
+_DUCKDB_ERRNO = re.compile(r'"errno"\s*:\s*"?(\d+)')
+
+
+def write_failure(exc: BaseException) -> str | None:
+    """Why the store could not be written, when ``exc`` says it could not (else None).
+
+    - an OSError (the disk is full, a quota, an I/O error, ...): its ``strerror``;
+    - SQLite's SQLITE_FULL ("database or disk is full"), SQLITE_IOERR ("disk I/O
+      error") and SQLITE_READONLY. SQLite rolls the transaction back by itself after
+      the first two, so a ROLLBACK that follows says "cannot rollback - no transaction
+      is active": the failure it follows is the one to tell;
+    - DuckDB's IOException that carries one of the errnos above (a part file it could
+      not write).
+
+    Anything else (a catalog that is no database, a malformed page, a part DuckDB
+    cannot read) is damage, or a bug, and gets its own message.
+    """
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    if isinstance(exc, sqlite3.Error):
+        code = (getattr(exc, "sqlite_errorcode", None) or 0) & 0xFF
+        if code == _SQLITE_FULL:
+            return os.strerror(errno.ENOSPC)
+        if code in (_SQLITE_IOERR, _SQLITE_READONLY):
+            return str(exc)
+        if "cannot rollback" in str(exc) and exc.__context__ is not None:
+            return write_failure(exc.__context__)
+        return None
+    duckdb = sys.modules.get("duckdb")
+    if duckdb is not None and isinstance(exc, duckdb.IOException):
+        text = str(exc)
+        found = _DUCKDB_ERRNO.search(text)
+        if found is not None and int(found.group(1)) in _WRITE_ERRNOS:
+            return os.strerror(int(found.group(1)))
+        for number in _WRITE_ERRNOS:
+            if os.strerror(number) in text:
+                return os.strerror(number)
+    return None
+
+
+def rollback(conn: sqlite3.Connection) -> None:
+    """Roll back the open transaction, if SQLite has not already (it does by itself
+    after a full disk or an I/O error): the error that caused it is the one raised."""
+    if conn.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +338,7 @@ def register(
         conn.executemany("INSERT OR REPLACE INTO inputs VALUES (?, ?, ?, ?, ?, ?, ?)", inputs)
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        rollback(conn)
         raise
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from analyzer.runs.store_catalog import StoreError
+from analyzer.runs.store_catalog import StoreError, rollback
 
 if TYPE_CHECKING:
     import duckdb
@@ -47,6 +47,7 @@ __all__ = [
     "damage_message",
     "file_sum",
     "fill_checksums",
+    "find_damage",
     "registered_files",
     "repair",
     "row_count_problem",
@@ -290,11 +291,13 @@ def damage_message(root: Path, damaged: Sequence[Damage]) -> str:
 def row_count_problem(con: duckdb.DuckDBPyConnection, f: PartFile) -> str | None:
     """What is wrong with the file's footer as DuckDB reads it (rows the catalog did not
     record, or no footer at all), or None."""
-    from analyzer.runs.store_parts import error, sql_str
+    from analyzer.runs.store_parts import error, is_interrupt, sql_str
 
     try:
         got = con.execute(f"SELECT count(*) FROM read_parquet({sql_str(str(f.path))})").fetchall()
     except error() as exc:
+        if is_interrupt(exc):  # Ctrl-C, not a damaged part (repair would drop it)
+            raise KeyboardInterrupt from None
         return "corrupt: " + str(exc).splitlines()[0]
     n = int(got[0][0])
     return None if n == f.rows else f"corrupt: {n} rows where the catalog recorded {f.rows}"
@@ -320,7 +323,7 @@ def fill_checksums(conn: sqlite3.Connection, root: Path) -> int:
         conn.executemany("INSERT OR REPLACE INTO part_files VALUES (?, ?, ?, ?, ?)", rows)
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        rollback(conn)
         raise
     return len(rows)
 
@@ -366,15 +369,12 @@ def clean(conn: sqlite3.Connection, root: Path) -> int:
     return removed
 
 
-def repair(
-    conn: sqlite3.Connection, con: duckdb.DuckDBPyConnection, root: Path, version: str
-) -> tuple[list[Damage], int]:
-    """Drop the damaged parts of ``version`` and forget the inputs whose games they held.
-
-    A full check: the cheap one, then the checksum, then the row counts DuckDB
-    reads from each file's footer. Returns the dropped parts and how many inputs
-    the next ``audit --store`` audits again.
-    """
+def find_damage(
+    conn: sqlite3.Connection, con: duckdb.DuckDBPyConnection, root: Path, version: str | None
+) -> list[Damage]:
+    """The damaged parts of ``version`` (every version with None), checked fully: the
+    cheap check, then the checksum, then the row counts DuckDB reads from each file's
+    footer (what a store without checksums still has)."""
     damaged = check_parts(conn, root, version, full=True)
     seen = {(d.file.version, d.file.part) for d in damaged}
     for f in registered_files(conn, root, version):
@@ -387,6 +387,19 @@ def repair(
                 "SELECT games FROM parts WHERE audit_version = ? AND part = ?", (f.version, f.part)
             ).fetchone()
             damaged.append(Damage(f, problem, int(n[0]) if n else 0))
+    return damaged
+
+
+def repair(
+    conn: sqlite3.Connection, con: duckdb.DuckDBPyConnection, root: Path, version: str
+) -> tuple[list[Damage], int]:
+    """Drop the damaged parts of ``version`` and forget the inputs whose games they held.
+
+    A full check: the cheap one, then the checksum, then the row counts DuckDB
+    reads from each file's footer. Returns the dropped parts and how many inputs
+    the next ``audit --store`` audits again.
+    """
+    damaged = find_damage(conn, con, root, version)
     forgotten = 0
     for d in damaged:
         v, part = d.file.version, d.file.part
@@ -402,7 +415,7 @@ def repair(
                 conn.execute(f"DELETE FROM {table} WHERE audit_version = ? AND part = ?", (v, part))
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            rollback(conn)
             raise
         for t in _TABLES:
             _unlink(root / f"v{v}" / t / f"{part}.parquet")

@@ -11,6 +11,7 @@ Parquet is built into the wheel, so nothing is downloaded at run time.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -150,14 +151,19 @@ class CsvStage:
             f.close()
 
     def discard(self) -> None:
-        self.close()
+        """Close and remove the staged files, whatever the files say (a full disk fails
+        the flush of what is still buffered: it is thrown away all the same)."""
+        for f in self._files.values():
+            with contextlib.suppress(OSError):
+                f.close()
         for p in self.paths.values():
-            p.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                p.unlink(missing_ok=True)
 
     def to_parquet(self, con: duckdb.DuckDBPyConnection, dest: dict[str, Path]) -> None:
         """Close the stage and write each table's Parquet file atomically."""
-        self.close()
         try:
+            self.close()
             for table, csv in self.paths.items():
                 write_csv_part(con, table, csv, dest[table])
         finally:
@@ -175,8 +181,13 @@ def _read_csv(table: str, csv: Path) -> str:
 def _copy(con: duckdb.DuckDBPyConnection, select: str, dest: Path) -> None:
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = dest.with_name(dest.name + ".tmp")
-    con.execute(f"COPY ({select}) TO {sql_str(str(tmp))} (FORMAT parquet, COMPRESSION zstd)")
-    os.replace(tmp, dest)
+    try:
+        con.execute(f"COPY ({select}) TO {sql_str(str(tmp))} (FORMAT parquet, COMPRESSION zstd)")
+        os.replace(tmp, dest)
+    except BaseException:
+        with contextlib.suppress(OSError):  # half a file (a full disk): not left behind
+            tmp.unlink(missing_ok=True)
+        raise
 
 
 def write_csv_part(con: duckdb.DuckDBPyConnection, table: str, csv: Path, dest: Path) -> None:

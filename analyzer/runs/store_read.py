@@ -139,11 +139,13 @@ def _read_error(root: str | os.PathLike[str], exc: Exception) -> StoreError:
     if folder in text or type(exc) is duckdb.Error or isinstance(exc, reading):
         try:
             conn = cat.connect(_store_db(root), read_only=True)
-            try:
-                damaged = guard.check_parts(conn, Path(folder).parent, cat.AUDIT_VERSION, True)
+            con = sp.connect()
+            try:  # the checksums, and the footers of the parts that have none recorded
+                damaged = guard.find_damage(conn, con, Path(folder).parent, cat.AUDIT_VERSION)
             finally:
+                con.close()
                 conn.close()
-        except (StoreError, OSError, sqlite3.Error):
+        except (StoreError, OSError, sqlite3.Error, duckdb.Error):
             damaged = []
         if damaged:
             return StoreError(guard.damage_message(Path(root), damaged))
