@@ -590,3 +590,18 @@ def test_a_ron_off_a_seat_that_did_not_discard() -> None:
     root, rest = _one_cause(tamper("2014051511gm-0041-0000-a29f5b7b.xml", edit))
     assert root.code == "inconsistent-log" and root.round == "E1-1"
     assert [(f.code, f.round) for f in rest] == [("score-chain-mismatch", "E2-0")]
+
+
+def test_a_hand_dealt_by_another_seat_than_its_round_says() -> None:
+    # INIT oya changed: the hand was not replayed ("draws out of turn") and the wall
+    # (dealt from the dealer) a finding of its own; neither named the dealer.
+    def edit(c: Els) -> None:
+        k = _nth(c, "INIT", 2)
+        c[k].set("oya", str((int(c[k].get("oya", "0")) + 1) % 4))
+
+    result = tamper(EXACT_GAME, edit)
+    found = _single(result)
+    assert found.code == "inconsistent-log" and found.round == "E3-0"
+    assert "with seat 3 as dealer, but seat 2 deals it" in found.message
+    assert (found.expected, found.actual) == (2, 3)
+    assert dict(result.checks)["rounds_replayed"] == result.rounds  # the hand is replayed

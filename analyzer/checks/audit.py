@@ -267,6 +267,7 @@ def audit_log(
     findings.extend(walls)
     links.extend(_walls_follow_draws(walls, findings))
     links.extend(_follow_indicators(walls, findings, log, game))
+    links.extend(_values_follow_dealer(game, findings))
     checks["wall_checked_rounds"] += walled
     found, checked = check_results(log, game)
     findings.extend(found)
@@ -439,6 +440,35 @@ def _follow_indicators(
         for win in rnd.wins:
             if win.event_index > at:
                 out.extend((f, w) for f in by_event.get(win.event_index, []))
+    return out
+
+
+def _values_follow_dealer(game: GameReplay, findings: list[Finding]) -> list[Link]:
+    """A hand the log deals with another dealer than its round's (replayed with the
+    round's, engine.replay._dealer_of): its results valued for that dealer follow from
+    it, where the log valued them for its own."""
+    out: list[Link] = []
+    for rnd in game.rounds:
+        if not rnd.complete:
+            continue
+        dealer = next(
+            (
+                f
+                for f in rnd.findings
+                if f.code == "inconsistent-log" and f.event == rnd.first_event
+            ),
+            None,
+        )
+        if dealer is None:
+            continue
+        results = {w.event_index for w in rnd.wins}
+        if rnd.draw is not None:
+            results.add(rnd.draw.event_index)
+        out.extend(
+            (f, dealer)
+            for f in findings
+            if f.event in results and f.code in _MADE_OF_INDICATORS and f.cause is None
+        )
     return out
 
 

@@ -11,6 +11,7 @@ the replay moves on to the next round.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Protocol, assert_never
 
 from analyzer.engine.round_state import RoundState, counts34
@@ -87,7 +88,28 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
             assert isinstance(ev, RoundStart)
             if state is not None:
                 _close(state, index - 1, ev.pos, observers)
-            live = state = RoundState(ev, rules, players, index)
+            # mjlog's INIT oya repeats what its seed's round says from the first dealer
+            # (tenhou-format.md, INIT); in mjai the dealer is its own field, and a log
+            # may number the seats from its first dealer (mjaigym): its oya stands.
+            dealt = (
+                _dealer_of(ev, log.start.first_dealer, players, log.events, index)
+                if log.format == "tenhou-xml"
+                else None
+            )
+            live = state = RoundState(
+                ev if dealt is None else replace(ev, dealer=dealt), rules, players, index
+            )
+            if dealt is not None:
+                state.finding(
+                    "inconsistent-log",
+                    f"the log deals {ev.label} with seat {ev.dealer} as dealer, but seat "
+                    f"{dealt} deals it (the round's dealer, and the first to draw): "
+                    f"replayed with seat {dealt}",
+                    ev.pos,
+                    ev.dealer,
+                    dealt,
+                    ev.dealer,
+                )
             state.ura_always_recorded = log.format != "mjai"
             state.record.index = len(game.rounds)
             game.rounds.append(state.record)
@@ -129,6 +151,20 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
     if state is not None:
         _close(state, len(log.events) - 1, log.events[-1].pos, observers)
     return game
+
+
+def _dealer_of(
+    start: RoundStart, first_dealer: int, players: int, events: Sequence[Event], index: int
+) -> int | None:
+    """The seat that deals the hand ``start`` opens, where the log names another: the
+    round's dealer (its hand number from the first dealer) when it is also the first
+    to draw. None when the log's dealer stands, or when the draw does not say which
+    (the round itself may be the wrong number: the chain judges that)."""
+    dealt = (start.round_index % 4 + first_dealer) % players
+    if start.dealer == dealt:
+        return None
+    nxt = events[index + 1] if index + 1 < len(events) else None
+    return dealt if isinstance(nxt, DrawTile) and nxt.seat == dealt else None
 
 
 def _broken(state: RoundState, ev: Event, exc: ReplayError) -> None:
