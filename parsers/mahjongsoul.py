@@ -628,13 +628,12 @@ class _Reader:
         doras = list(_tiles(rec.get("doras"), "doras"))
         if len(doras) <= len(self.doras):
             return []
-        if doras[: len(self.doras)] != self.doras:
-            raise _Fail(
-                f"the dora indicators {short([str(t) for t in doras])} do not extend the "
-                f"ones shown before ({short([str(t) for t in self.doras])})"
-            )
+        # The indicators shown before are taken as they were first shown: one that a
+        # later record shows otherwise is a number of the record, for the wall and
+        # the wins to judge (wall-mismatch, dora-indicator-mismatch), not a reason to
+        # leave the whole file unread.
         fresh = doras[len(self.doras) :]
-        self.doras = doras
+        self.doras = self.doras + fresh
         return fresh
 
     def riichi_accepted(self, rec: dict[str, Any]) -> None:

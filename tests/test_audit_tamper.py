@@ -489,6 +489,8 @@ def _one_cause(result: FileAudit) -> tuple[Finding, list[Finding]]:
     """The one error finding of a tampered log that follows from no other, and the
     errors that name a cause (each naming that one, or one that names it)."""
     errors = [f for f in result.findings if f.severity.value == "error"]
+    for k, f in enumerate(result.findings):
+        assert f.cause is None or f.cause < k, (k, f.code, f.cause)  # an earlier one
     roots = [f for f in errors if f.cause is None]
     assert len(roots) == 1, [(f.code, f.message, f.cause) for f in errors]
     return roots[0], [f for f in errors if f.cause is not None]

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from analyzer.checks.audit import audit_log, resolve_rules
+from analyzer.checks.audit import FileAudit, audit_log, resolve_rules
 from mjaudit.findings import Finding, Severity
 from parsers import load_bytes
 from tests.conftest import CORPUS
@@ -162,3 +162,89 @@ def test_tenhou_json_ron_off_another_seat_is_that_hand_only() -> None:
     errors = [f for f in audit.findings if f.severity is Severity.ERROR]
     assert [(f.code, f.round) for f in errors] == [("inconsistent-log", "S4-0")]
     assert audit.rounds == len(doc["log"])
+
+
+# -- Mahjong Soul records ---------------------------------------------------------------
+
+MS_GDR = "mahjongsoul/raw-gdr/mahjongsoul_paifu_230921-0a39a19b-4820-4b40-9fda-dd5481d023e4.txt"
+MS_AI = "mahjongsoul/raw-gdr/mahjongsoul_paifu_231214-df604b7c-fc99-425c-8a3c-5ad0bed89a65.json"
+
+
+def _ms_records(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The records of a record file as the client saves it, to be edited in place."""
+    actions = doc["data"]["data"]["actions"]
+    return [a["result"]["data"] for a in actions if a["type"] == 1]
+
+
+def _ms_audit(name: str, edit: Any) -> FileAudit:
+    doc = json.loads(_text(name))
+    edit(_ms_records(doc))
+    log = load_bytes(json.dumps(doc, ensure_ascii=False).encode(), Path(name).name)
+    return audit_log(log, resolve_rules(log, "auto"), review=False)
+
+
+def _root(audit: FileAudit) -> tuple[Finding, list[Finding]]:
+    """The one error that names no cause, and the others (each naming an earlier one)."""
+    for k, f in enumerate(audit.findings):
+        assert f.cause is None or f.cause < k, (k, f.code, f.cause)
+    errors = [f for f in audit.findings if f.severity is Severity.ERROR]
+    roots = [f for f in errors if f.cause is None]
+    assert len(roots) == 1, [(f.code, f.message, f.cause) for f in errors]
+    return roots[0], [f for f in errors if f.cause is not None]
+
+
+def test_mahjong_soul_clean_records() -> None:
+    for name in (MS_GDR, MS_AI):
+        assert _errors(_text(name), Path(name).name) == [], name
+
+
+def test_mahjong_soul_a_hands_first_indicator_changed() -> None:
+    # A later record's indicators did not extend the changed one: the whole file was
+    # unreadable ("do not extend the ones shown before"). Now the wall's finding, and
+    # what the win made of the indicator names it.
+    def edit(records: list[dict[str, Any]]) -> None:
+        k = next(k for k, r in enumerate(records) if r.get("doras") == ["9p"] and "tiles0" in r)
+        records[k]["doras"] = ["1p"]
+
+    root, rest = _root(_ms_audit(MS_GDR, edit))
+    assert root.code == "wall-mismatch" and "record 1p, wall 9p" in root.message
+    assert {f.code for f in rest} >= {"dora-indicator-mismatch", "payment-mismatch"}
+
+
+def test_mahjong_soul_a_liable_seat_the_calls_do_not_make() -> None:
+    # The payments, settled with the log's liable seat, were errors of their own.
+    def edit(records: list[dict[str, Any]]) -> None:
+        k = next(k for k, r in enumerate(records) if "hules" in r)
+        # baopai counts seats from 1 (0: nobody): the seat after the winner's.
+        records[k]["hules"][0]["baopai"] = (records[k]["hules"][0]["seat"] + 1) % 4 + 1
+
+    root, rest = _root(_ms_audit(MS_AI, edit))
+    assert root.code == "pao-mismatch"
+    assert {f.code for f in rest} == {"payment-mismatch"}
+
+
+def test_mahjong_soul_a_drawn_tile_not_the_walls() -> None:
+    # The replay's failure that follows (a discard of a tile not held) named no cause.
+    def edit(records: list[dict[str, Any]]) -> None:
+        k = next(
+            k
+            for k, r in enumerate(records)
+            if "tile" in r and "seat" in r and "is_liqi" not in r and "moqie" not in r
+            and r.get("tile") != "5z"
+        )  # fmt: skip
+        records[k]["tile"] = "5z" if records[k]["tile"] != "5z" else "6z"
+
+    root, rest = _root(_ms_audit(MS_GDR, edit))
+    assert root.code == "wall-mismatch"
+    assert [f.code for f in rest] in ([], ["inconsistent-log"])
+
+
+def test_mahjong_soul_honba_on_the_games_first_hand() -> None:
+    # Paid with that honba, with no finding naming the hand's start.
+    def edit(records: list[dict[str, Any]]) -> None:
+        records[0]["ben"] = 1
+
+    root, rest = _root(_ms_audit(MS_AI, edit))
+    assert root.code == "score-chain-mismatch"
+    assert "the game's first hand should be E1-0 with no sticks" in root.message
+    assert {f.code for f in rest} <= {"payment-mismatch", "score-chain-mismatch"}

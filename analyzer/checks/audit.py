@@ -234,6 +234,7 @@ def audit_log(
         derived[-1] = tuple(checked_wins)
         findings.extend(found)
         _first_by_event(found, causes)
+        links.extend(_payments_follow_pao(found))
         checks["wins_scored"] += scored
         checks["deltas_compared"] += compared
         if rnd.draw is not None:
@@ -268,6 +269,7 @@ def audit_log(
     links.extend(_walls_follow_draws(walls, findings))
     links.extend(_follow_indicators(walls, findings, log, game))
     links.extend(_values_follow_dealer(game, findings))
+    links.extend(_replay_follows_wall(game, walls, findings))
     checks["wall_checked_rounds"] += walled
     found, checked = check_results(log, game)
     findings.extend(found)
@@ -296,6 +298,7 @@ def audit_log(
         rules.start_points if known else None,
         at_results,
         label_breaks,
+        whole_game=log.format in ("tenhou-xml", "mahjongsoul"),
     )
     findings.extend(chain)
     checks["chain_values_compared"] += compared
@@ -320,7 +323,16 @@ def audit_log(
         )  # fmt: skip
     if custom_rule_undecoded(log) is not None:
         findings = _order_not_judged(findings)
-    findings.sort(key=lambda f: (-f.severity.rank, f.event if f.event is not None else -1))
+    # A finding that others follow from comes before them at its event: ``cause`` is
+    # the index of an earlier finding (docs/findings.md).
+    causing = {id(c) for _, c in links}
+    findings.sort(
+        key=lambda f: (
+            -f.severity.rank,
+            f.event if f.event is not None else -1,
+            id(f) not in causing,
+        )
+    )
     return FileAudit(
         path=log.path,
         format=log.format,
@@ -429,17 +441,57 @@ def _follow_indicators(
                 out.append((w, shown))
             out.extend((f, cause) for f in here if f is not cause)
             continue
+        start = rnd.start
         start_indicator = (
             at == rnd.first_event
             and w.seat is None
             and w.actual is not None
-            and w.actual == rnd.start.dora_indicator_id
+            # by its id (an mjlog) or its tile (a Mahjong Soul record's paishan)
+            and w.actual in (start.dora_indicator_id, str(start.dora_indicator))
         )
         if not (start_indicator or isinstance(ev, DoraReveal)):
             continue
         for win in rnd.wins:
             if win.event_index > at:
                 out.extend((f, w) for f in by_event.get(win.event_index, []))
+    return out
+
+
+def _payments_follow_pao(found: list[Finding]) -> list[Link]:
+    """A win whose liable seat (pao) the log names otherwise than the calls make it:
+    its payments, settled with the log's liable seat where the calls make none, follow
+    from that."""
+    pao = {f.event: f for f in found if f.code == "pao-mismatch"}
+    if not pao:
+        return []
+    return [(f, pao[f.event]) for f in found if f.code == "payment-mismatch" and f.event in pao]
+
+
+def _replay_follows_wall(
+    game: GameReplay, walls: list[Finding], findings: list[Finding]
+) -> list[Link]:
+    """A hand whose tiles are not its wall's (a tile drawn or dealt otherwise): the
+    replay's later failure in that hand (a discard of a tile not held, say) follows
+    from the wall's finding."""
+    if not walls:
+        return []
+    out: list[Link] = []
+    for rnd in game.rounds:
+        wall = next(
+            (
+                w
+                for w in walls
+                if w.event is not None and rnd.first_event <= w.event <= rnd.last_event
+            ),
+            None,
+        )
+        if wall is None or wall.event is None:
+            continue
+        out.extend(
+            (f, wall)
+            for f in rnd.findings
+            if f.code == "inconsistent-log" and f.event is not None and f.event >= wall.event
+        )
     return out
 
 

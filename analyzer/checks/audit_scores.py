@@ -96,6 +96,7 @@ def check_chain(
     start_points: int | None = None,
     at_results: Mapping[int, Sequence[Finding]] | None = None,
     label_breaks: dict[int, Finding] | None = None,
+    whole_game: bool = False,
 ) -> tuple[list[Finding], ChainState | None, int]:
     """Findings of the chain, the state after the last hand, and the values compared.
 
@@ -106,6 +107,8 @@ def check_chain(
     already made at each result (by event index): where a hand starts with other honba
     or sticks than the chain's, its payments found wrong follow from that; its finding
     is kept in ``label_breaks`` by the hand's first event, for the game's end to name.
+    ``whole_game``: the format records a game from its first hand (an mjlog, a Mahjong
+    Soul record), which is East 1 with no honba and no sticks.
     """
     out: list[Finding] = []
     players = game.players
@@ -150,23 +153,28 @@ def check_chain(
         # (one wrong number in its start): what follows from that number names it.
         label_break: Finding | None = None
         wanted: tuple[int, int, int] | None = None
-        if state is not None:
+        first = (0, 0, 0)
+        if state is not None or (whole_game and rnd is game.rounds[0]):
             have = (start.round_index, start.honba, start.riichi_sticks)
             compared += 1
-            if have not in state.labels:
-                want = state.labels[0]
+            if have not in (state.labels if state is not None else (first,)):
+                want = state.labels[0] if state is not None else first
+                said = (
+                    f"the hand after the last one should be {_label(*want)} with {want[2]} sticks"
+                    if state is not None
+                    else f"the game's first hand should be {_label(*want)} with no sticks"
+                )
                 label_break = error(
                     rnd,
                     path,
                     "score-chain-mismatch",
-                    f"the hand after the last one should be {_label(*want)} with "
-                    f"{want[2]} sticks, the log starts {_label(*have)} with {have[2]} sticks",
+                    f"{said}, the log starts {_label(*have)} with {have[2]} sticks",
                     idx,
                     None,
                     [want[0], want[1], want[2]],
                     [have[0], have[1], have[2]],
                 )
-                follows(label_break, state.cause)
+                follows(label_break, state.cause if state is not None else None)
                 wanted = want
                 if label_breaks is not None:
                     label_breaks[idx] = label_break
@@ -178,6 +186,7 @@ def check_chain(
                             for f in at_results.get(win.event_index, ())
                             if f.code == "payment-mismatch"
                         )
+        if state is not None:
             chain = _Tracks(list(state.scores), state.alt, players)
             if not start.scores_recorded:
                 # Carried over from the last result's scores, compared there: both
