@@ -222,6 +222,7 @@ def _audit_files(
         max_input_size=scale["max_input_size"], review=review,
     )  # fmt: skip
     summary = RunSummary()
+    known: list[str] = []  # inputs whose content the store held under another name
     try:
         for o in audit_many(
             paths, opts, jobs=jobs, batch_size=scale["batch"], shard=shard, store=scale["store"],
@@ -231,10 +232,14 @@ def _audit_files(
         ):  # fmt: skip
             if o.audit is not None:
                 each(o.audit)
-        if scale["store"] is not None and summary.skipped_keys:
+            elif o.status == "known" and o.record.key is not None:
+                known.append(o.record.key)
+        if scale["store"] is not None and (summary.skipped_keys or known):
             from analyzer.runs.store_read import stored_audits
 
-            for stored in stored_audits(scale["store"], summary.skipped_keys):
+            # What a run without the store would print, these inputs included: a
+            # known content's audit too (it was left out, and its exit code with it).
+            for stored in stored_audits(scale["store"], [*summary.skipped_keys, *known]):
                 each(stored)
     except unavailable as exc:
         raise click.UsageError(str(exc)) from None

@@ -285,3 +285,26 @@ def test_stats_lists_a_failed_input_on_one_line(tmp_path: Path) -> None:
     text = stats_text(stats(st))
     assert not any(line.startswith("  error   forged") for line in text.splitlines()), text
     assert text.splitlines()[-1].startswith(f"  error: {logs}/b   error   forged.xml: ")
+
+
+def test_a_known_content_under_another_name_is_reported_as_without_the_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A log whose content the store held under another name was left out of the
+    # output ("0 games ... 0 errors") and the run exited 0, where a run without the
+    # store gives its error and exit 1; once stored, it was shown under the first name.
+    first = tmp_path / "broken_dora.xml"
+    copy = tmp_path / "copy" / "again.xml"
+    copy.parent.mkdir()
+    shutil.copy(SAMPLES / "broken_dora.xml", first)
+    shutil.copy(SAMPLES / "broken_dora.xml", copy)
+    store = str(tmp_path / "store")
+    assert main(["audit", "--format", "json", str(copy)]) == 1
+    plain = json.loads(capsys.readouterr().out)
+    assert main(["audit", "--store", store, str(first)]) == 1
+    capsys.readouterr()
+    for _ in range(2):  # known, then skipped as already in the store
+        assert main(["audit", "--format", "json", "--store", store, str(copy)]) == 1
+        doc = json.loads(capsys.readouterr().out)
+        assert [f["path"] for f in doc["findings"]] == [str(copy)] * len(plain["findings"])
+        assert [f["code"] for f in doc["findings"]] == [f["code"] for f in plain["findings"]]

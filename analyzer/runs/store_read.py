@@ -235,8 +235,9 @@ def stats_text(doc: dict[str, JsonValue]) -> str:
 
 
 def stored_audits(root: str | os.PathLike[str], keys: Collection[str]) -> list[FileAudit]:
-    """The audits a store holds for the inputs ``keys`` (those a re-run skipped),
-    rebuilt from its ``games`` and ``findings`` tables, in the order of ``keys``.
+    """The audits a store holds for the inputs ``keys`` (those a re-run skipped, or
+    whose content it held under another name), rebuilt from its ``games`` and
+    ``findings`` tables, in the order of ``keys``, each under the input's own name.
 
     What the tables do not keep stays empty: the checks' counts. The rows asked for
     are picked in the query, not after it.
@@ -250,7 +251,7 @@ def stored_audits(root: str | os.PathLike[str], keys: Collection[str]) -> list[F
     listed = ", ".join(sp.sql_str(k) for k in wanted)
     _, rows = query(
         root,
-        "SELECT i.key, g.game, g.path, g.format, g.game_id, g.rules, g.rounds, g.wins, "
+        "SELECT i.key, g.game, i.name, g.format, g.game_id, g.rules, g.rounds, g.wins, "
         f"g.draws FROM inputs i JOIN games g ON g.sha256 = i.sha256 WHERE i.key IN ({listed})",
     )
     heads: dict[str, tuple[object, ...]] = {}
