@@ -117,8 +117,15 @@ class _RoundText:
             case Win():
                 c = ev.claims
                 how = "tsumo" if ev.tsumo else f"ron from {names[ev.from_seat]}"
-                value = f"{c.fu} fu {c.han} han {c.points}" if c.han else f"{c.points}"
-                lines.append(f"{index:5} {who} wins by {how}: {value}")
+                # What the log records of the win's value, each part only where it
+                # records it (Tenhou JSON gives no fu for a limit hand; akochan's mjai
+                # no points): never a "None".
+                value = " ".join(
+                    f"{n}{unit}"
+                    for n, unit in ((c.fu, " fu"), (c.han, " han"), (c.points, ""))
+                    if n is not None
+                )
+                lines.append(f"{index:5} {who} wins by {how}: {value or 'no value recorded'}")
                 if c.hand is not None:
                     lines.append(f"        hand {to_mpsz(c.hand)} on {c.win_tile}")
                 if c.deltas is not None:

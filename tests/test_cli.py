@@ -190,3 +190,20 @@ def test_replay_says_where_a_broken_hand_stops(
     found = json.loads(capsys.readouterr().out)["findings"]
     message = next(f["message"] for f in found if f["code"] == "inconsistent-log")
     assert out[-1] == f"replay stopped: {message}"
+
+
+def test_replay_shows_only_what_the_log_records_of_a_win(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A limit hand in Tenhou JSON (no fu) printed "None fu 7 han 12000", and an mjai
+    # win with no value at all "None".
+    game = CORPUS / "tenhou-json" / "full-game" / "2019021004gm-00a9-0000-e2f6516d.json"
+    akochan = CORPUS / "mjai" / "akochan" / "akochan_haifu_log_sample.jsonl"
+    if not game.exists() or not akochan.exists():
+        pytest.skip(f"corpus not available at {CORPUS}")
+    assert main(["replay", str(game), "--round", "E2-0"]) == 0
+    out = capsys.readouterr().out
+    assert "wins by tsumo: 7 han 12000" in out and "None" not in out
+    assert main(["replay", str(akochan), "--round", "E1-0"]) == 0
+    out = capsys.readouterr().out
+    assert "wins by tsumo: no value recorded" in out and "None" not in out

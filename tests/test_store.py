@@ -308,3 +308,20 @@ def test_a_known_content_under_another_name_is_reported_as_without_the_store(
         doc = json.loads(capsys.readouterr().out)
         assert [f["path"] for f in doc["findings"]] == [str(copy)] * len(plain["findings"])
         assert [f["code"] for f in doc["findings"]] == [f["code"] for f in plain["findings"]]
+
+
+def test_a_delta_the_log_does_not_record_is_null(tmp_path: Path) -> None:
+    # akochan's mjai records no deltas: the store wrote 0 for every seat (a winner's
+    # +11700 summed as 0), beside the derived delta.
+    from tests.conftest import CORPUS
+
+    log = CORPUS / "mjai" / "akochan" / "akochan_haifu_log_sample.jsonl"
+    if not log.exists():
+        pytest.skip(f"corpus not available: {log}")
+    store = tmp_path / "store"
+    run_store([str(log)], store)
+    _, rows = query(
+        str(store), "SELECT count(*), count(delta), count(derived_delta) FROM hands WHERE won = 1"
+    )
+    ((wins, recorded, derived),) = rows
+    assert wins > 0 and recorded == 0 and derived == wins

@@ -45,8 +45,10 @@ __all__ = ["AUDIT_VERSION", "FileAudit", "audit_log", "audit_path", "resolve_rul
 # The version of the audit's verdicts and of the store's tables: a store re-audits
 # every input under a new version. 2: Mahjong Soul records and rules, findings'
 # ``source`` (a column of the store's findings table). 3: the findings table keeps each
-# finding's number in its game (``finding``) and its ``cause``.
-AUDIT_VERSION = "3"
+# finding's number in its game (``finding``) and its ``cause``. 4: the checks and the
+# causes of 2026-12-05 (docs/architecture.md), and a hand's ``delta`` null where the
+# log records none (it was 0).
+AUDIT_VERSION = "4"
 
 
 @dataclass(frozen=True, slots=True)

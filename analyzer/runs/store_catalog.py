@@ -121,7 +121,7 @@ def game_rows(log: GameLog, audit: FileAudit, sha256_hex: str) -> GameRows:
             hands.append((
                 g, hand_no, h.label, seat, names[seat], int(seat == h.dealer),
                 h.scores_before[seat] if seat < len(h.scores_before) else None,
-                h.deltas[seat] if h.deltas is not None else 0,
+                h.deltas[seat] if h.deltas is not None else None,  # none recorded
                 int(seat in h.riichi), int(won is not None), int(dealt_in),
                 won.han if won else None, won.fu if won else None,
                 won.points if won else None, h.result,
