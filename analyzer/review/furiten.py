@@ -34,8 +34,9 @@ from dataclasses import dataclass, field
 from typing import assert_never
 
 from analyzer.engine.replay import RoundState, replay
+from analyzer.engine.round_state import counts34
 from analyzer.engine.state import GameReplay
-from analyzer.hands.hand import NO_WAITS, KeyedHand, waits
+from analyzer.hands.hand import NO_WAITS, KeyedHand, is_kokushi, waits
 from analyzer.hands.scoring import NotAWin, score
 from analyzer.review.review_waits import kinds_text, less_held
 from mjaudit.events import (
@@ -395,6 +396,10 @@ class FuritenTracker:
         if kind is MeldKind.KAKAN:
             tile = meld.added if meld.added is not None else meld.tiles[0]
             self._make_offer(index, s, tile, True, state)
+        elif kind is MeldKind.ANKAN and self.rules.kokushi_robs_ankan:
+            # Thirteen orphans may rob a concealed kan under these rules (rules-matrix
+            # §A): only such a hand is offered the tile.
+            self._make_offer(index, s, meld.tiles[0], True, state, kokushi_only=True)
         elif kind is MeldKind.KITA:
             # Ron on a kita is an open question for Tenhou (rules-matrix note 7): a
             # win on one is checked for furiten, but letting one go is not judged.
@@ -437,13 +442,23 @@ class FuritenTracker:
         self._add("ron-while-furiten", Severity.ERROR, message, index, s, expected, what)
 
     # -- offers and passes --------------------------------------------------------------
-    def _make_offer(self, index: int, s: int, tile: Tile, chankan: bool, state: RoundState) -> None:
+    def _make_offer(
+        self,
+        index: int,
+        s: int,
+        tile: Tile,
+        chankan: bool,
+        state: RoundState,
+        kokushi_only: bool = False,
+    ) -> None:
         chances: dict[int, _Chance] = {}
         kind = tile.kind
         for other, seat in enumerate(self._seats):
             if kind in seat.waits and other != s:
+                if kokushi_only and not is_kokushi(counts34((*state.hands[other], tile))):
+                    continue
                 chances[other] = self._chance(state, other, tile, False, chankan)
-        if chances or chankan:
+        if chances or (chankan and not kokushi_only):
             self._offer = _Offer(index, s, tile, chankan, chances)
             self._unsettled = True
         else:
@@ -458,10 +473,9 @@ class FuritenTracker:
             return
         if isinstance(event, RoundDraw) and event.reason is DrawReason.SANCHAHOU:
             return  # they all called ron; the rules abort the hand instead
-        if offer.winners and (not self.rules.double_ron or len(offer.winners) >= 2):
-            return  # nobody else could have won on it too
+        could = self._could_have_won(offer)
         for s, chance in offer.chances.items():
-            if s in offer.winners:
+            if s in offer.winners or s not in could:
                 continue
             seat = self._seats[s]
             passed = (offer.index, offer.tile)
@@ -483,6 +497,22 @@ class FuritenTracker:
                 f"hand {to_mpsz(chance.concealed[:-1])}, waits {kinds_text(chance.waits)}"
             )
             self._note("missed-ron", message, offer.index, s, chance, offer.tile, result, "pass")
+
+    def _could_have_won(self, offer: _Offer) -> set[int]:
+        """The seats that could have won on an offered tile as the hand went (rules-
+        matrix §E): any, where nobody did; where somebody did, under head bump only a
+        seat nearer the discarder in turn than the winner (it would have won instead),
+        and with double ron a further seat where a triple ron is scored (where it
+        aborts the hand or bumps heads, a third claim wins nothing)."""
+        if not offer.winners:
+            return set(offer.chances)
+        players = self._players
+        if not self.rules.double_ron:
+            turn = min((w - offer.from_seat) % players for w in offer.winners)
+            return {s for s in offer.chances if (s - offer.from_seat) % players < turn}
+        if len(offer.winners) >= 2 and self.rules.triple_ron != "scored":
+            return set()
+        return set(offer.chances)
 
     def _settle_tsumo(self, event: Event | None) -> None:
         chance = self._tsumo
