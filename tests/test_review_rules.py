@@ -41,10 +41,10 @@ def _ron(seat: int, hand: list[str]) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _missed(data: bytes, rules: str) -> list[int | None]:
+def _missed(data: bytes, rules: str) -> list[int]:
     log = load_bytes(data, "game.jsonl")
     found = audit_log(log, preset(rules)).findings
-    return sorted(f.seat for f in found if f.code == "missed-ron")
+    return sorted(f.seat for f in found if f.code == "missed-ron" and f.seat is not None)
 
 
 _DISCARD = [{"type": "tsumo", "actor": 0, "pai": "C"}, {"type": "dahai", "actor": 0, "pai": "5p"}]
