@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -82,7 +82,7 @@ def test_tenhou_json_one_yaku_han_names_the_list_total() -> None:
     k = text.index('"立直(1飜)"')
     found = _one(text[:k] + '"立直(2飜)"' + text[k + len('"立直(1飜)"') :], "game.json")
     assert found.code == "han-mismatch"
-    assert found.expected is not None and found.actual == found.expected + 1
+    assert isinstance(found.expected, int) and found.actual == found.expected + 1
     assert f"{found.actual} han in all, recomputed {found.expected}" in found.message
 
 
@@ -146,7 +146,9 @@ def test_mjai_scores_after_a_result(name: str, event_type: str) -> None:
     found = _one(_edit_line(text, line, shift), Path(name).name)
     assert found.code == "score-chain-mismatch"
     assert "the result shows scores after settlement" in found.message
-    assert found.actual[0] == found.expected[0] + 1000  # type: ignore[index]
+    actual, expected = found.actual, found.expected
+    assert isinstance(actual, list) and isinstance(expected, list)
+    assert actual[0] == cast(int, expected[0]) + 1000
 
 
 def test_tenhou_json_ron_off_another_seat_is_that_hand_only() -> None:

@@ -16,7 +16,7 @@ import sqlite3
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -88,7 +88,7 @@ def _full_disk_open(disk: _Disk) -> Callable[..., Any]:
             return _real_open(file, mode, buffering, encoding, errors, newline, closefd, opener)
         binary = mode.replace("t", "") + ("" if "b" in mode else "b")
         raw = _real_open(file, binary, 0, None, None, None, closefd, opener)
-        buffered = io.BufferedWriter(_Limited(raw, disk))
+        buffered = io.BufferedWriter(_Limited(cast(io.FileIO, raw), disk))
         if "b" in mode:
             return buffered
         return io.TextIOWrapper(buffered, encoding=encoding, errors=errors, newline=newline)
@@ -279,14 +279,15 @@ def _full_catalog(monkeypatch: pytest.MonkeyPatch) -> None:
     def full(*args: Any, **kw: Any) -> sqlite3.Connection:
         if not kw.get("uri"):
             kw["factory"] = _FullCatalog
-        return connect(*args, **kw)
+        conn: sqlite3.Connection = connect(*args, **kw)
+        return conn
 
     monkeypatch.setattr(sqlite3, "connect", full)
 
 
 def _sqlite_error(message: str, code: int) -> sqlite3.OperationalError:
     exc = sqlite3.OperationalError(message)
-    exc.sqlite_errorcode = code  # type: ignore[attr-defined]
+    exc.sqlite_errorcode = code
     return exc
 
 
