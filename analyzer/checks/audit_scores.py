@@ -121,6 +121,34 @@ def check_chain(
         if cause is not None and links is not None:
             links.append((found, cause))
 
+    def shown(
+        rnd: RoundReplay,
+        tracks: _Tracks,
+        when: str,
+        scores: Sequence[int],
+        at: int,
+        cause: Finding | None,
+    ) -> None:
+        """Scores a result shows ``when`` ("before", "after") its settlement, against
+        the chain; the chain goes on from them."""
+        seen = list(scores)
+        if not tracks.agrees(seen):
+            follows(
+                error(
+                    rnd,
+                    path,
+                    "score-chain-mismatch",
+                    f"the result shows scores {when} settlement {seen[:players]}, the chain "
+                    f"gives {tracks.basis[:players]}",
+                    at,
+                    None,
+                    _points(tracks.basis, players),
+                    seen[:players],
+                ),
+                cause,
+            )
+            tracks.resync(seen)
+
     for rnd in game.rounds:
         start = rnd.start
         idx = rnd.first_event
@@ -269,26 +297,10 @@ def check_chain(
         for i, ev in results:
             claims = ev.claims
             if claims.scores_before is not None:
+                # A double ron's second result starts where the first left off: a
+                # wrong first payment is the cause of a break here.
                 compared += players
-                before = list(claims.scores_before)
-                if not tracks.agrees(before):
-                    # A double ron's second result starts where the first left off:
-                    # a wrong first payment is the cause of a break here.
-                    follows(
-                        error(
-                            rnd,
-                            path,
-                            "score-chain-mismatch",
-                            f"the result shows scores before settlement "
-                            f"{before[:players]}, the chain gives {tracks.basis[:players]}",
-                            i,
-                            None,
-                            _points(tracks.basis, players),
-                            before[:players],
-                        ),
-                        cause,
-                    )
-                    tracks.resync(before)
+                shown(rnd, tracks, "before", claims.scores_before, i, cause)
             cause = cause or causes.get(i)
             if claims.honba is not None and (claims.honba, claims.riichi_sticks) != (
                 start.honba,
@@ -322,23 +334,7 @@ def check_chain(
                         fix[s] += own[s] - deltas[s]
             if claims.scores_after is not None:
                 compared += players
-                after = list(claims.scores_after)
-                if not tracks.agrees(after):
-                    follows(
-                        error(
-                            rnd,
-                            path,
-                            "score-chain-mismatch",
-                            f"the result shows scores after settlement {after[:players]}, "
-                            f"the chain gives {tracks.basis[:players]}",
-                            i,
-                            None,
-                            _points(tracks.basis, players),
-                            after[:players],
-                        ),
-                        cause,
-                    )
-                    tracks.resync(after)
+                shown(rnd, tracks, "after", claims.scores_after, i, cause)
             if isinstance(ev, Win):
                 won = True
                 # Tenhou: the winner nearest the discarder takes all the sticks, so
