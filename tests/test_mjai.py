@@ -402,6 +402,9 @@ def test_a_server_error_is_a_game_incomplete_finding() -> None:
     errors = [f for f in result.findings if f.severity.value == "error"]
     assert [f.code for f in errors] == ["game-incomplete"]
     assert "line 535" in errors[0].message and "player 1's response" in errors[0].message
+    # At the hand it cut short (the game page marked that hand clean: no event), and
+    # located at the last line the log holds, not at the first hand's.
+    assert (errors[0].round, errors[0].source) == ("E4-2", "line 534 {tsumo}")
 
 
 def _edited_corpus_game(edit: Callable[[list[dict[str, object]]], None]) -> bytes:

@@ -739,7 +739,9 @@ def _unfinished(log: GameLog, game: GameReplay) -> list[Finding]:
                 f"{pos.where}: {message}",
                 log.path,
                 last.label if last else None,
-                None,
+                # At the last event the log holds (the line that stopped the game is
+                # none): the hand it cut short, where the reports look for it.
+                last.last_event if last is not None and last.last_event >= 0 else None,
                 None,
             )
         )
