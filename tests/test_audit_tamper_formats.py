@@ -250,3 +250,26 @@ def test_mahjong_soul_honba_on_the_games_first_hand() -> None:
     assert root.code == "score-chain-mismatch"
     assert "the game's first hand should be E1-0 with no sticks" in root.message
     assert {f.code for f in rest} <= {"payment-mismatch", "score-chain-mismatch"}
+
+
+MS_RECORDS = "mahjongsoul/raw-records/220419-c7d0fa72-9b5b-4669-8653-82bdc19d3f53.json"
+
+
+def test_mahjong_soul_a_riichi_flag_on_a_discard_never_accepted() -> None:
+    # Each later discard of the seat was one more "declares riichi discarding ..."
+    # (5 to 8 findings): the declaration lapses once its discard has gone by.
+    doc = json.loads(_text(MS_RECORDS))
+    records = [r["data"] for r in doc["records"]]
+    k = next(
+        k
+        for k, r in enumerate(records)
+        if set(r) == {"seat", "tile", "zhenting"} and r["seat"] == 2 and k > 230
+    )
+    records[k]["isLiqi"] = True
+    log = load_bytes(json.dumps(doc, ensure_ascii=False).encode(), "records.json")
+    audit = audit_log(log, resolve_rules(log, "auto"), review=False)
+    errors = [f for f in audit.findings if f.severity is Severity.ERROR]
+    assert [f.code for f in errors] == ["illegal-riichi", "illegal-riichi"], [
+        f.message for f in errors
+    ]
+    assert "with an open hand" in errors[0].message and "not tenpai" in errors[1].message

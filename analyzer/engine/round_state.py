@@ -45,6 +45,7 @@ class RoundState:
         "called_discards",
         "calls_made",
         "clock",
+        "declared_discard",
         "declaring",
         "discard_indexes",
         "discarded_once",
@@ -107,6 +108,7 @@ class RoundState:
         self.double_riichi = [False] * 4
         self.ippatsu = [False] * 4
         self.declaring: int | None = None
+        self.declared_discard: int | None = None  # the declaring seat's riichi discard
         self.discarded_once = [False] * 4
         self.first_discards: list[Tile | None] = [None] * 4
         self.calls_made = 0
@@ -373,7 +375,18 @@ class RoundState:
         else:
             self.take(seat, tile, tile_id, "discards")
         is_riichi = self.declaring == seat
+        if is_riichi and self.declared_discard is not None:
+            # A declaration whose discard came and went without the riichi being
+            # accepted (no stick paid: a Mahjong Soul flag on a discard that is no
+            # riichi, say) lapses there, and this is a plain discard, not one more
+            # riichi declaration for each discard after it. The declaration's own
+            # problems were said where it was made; a stick the log did pay without
+            # it is the chain's to find.
+            self.declaring = None
+            self.declared_discard = None
+            is_riichi = False
         if is_riichi:
+            self.declared_discard = index
             self.riichi_discards.add(index)
             if not waits(counts34(hand)):
                 self.finding(
@@ -432,6 +445,7 @@ class RoundState:
         if self.declaring != seat:
             raise ReplayError(f"riichi of seat {seat} accepted without a declaration")
         self.declaring = None
+        self.declared_discard = None
         self.riichi[seat] = True
         self.ippatsu[seat] = self.rules.ippatsu
         self.scores[seat] -= 1000
