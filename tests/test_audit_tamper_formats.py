@@ -273,3 +273,16 @@ def test_mahjong_soul_a_riichi_flag_on_a_discard_never_accepted() -> None:
         f.message for f in errors
     ]
     assert "with an open hand" in errors[0].message and "not tenpai" in errors[1].message
+
+
+def test_mahjong_soul_sticks_on_a_hand_that_ends_in_a_draw() -> None:
+    # The next hand "should be E4-1 with 0 sticks, the log starts E4-1 with 1": a
+    # second break for one number (the sticks a draw leaves were the log's).
+    doc = json.loads(_text(MS_RECORDS))
+    records = [r["data"] for r in doc["records"]]
+    records[287]["liqibang"] = 1
+    assert records[287].get("ju") == 3 and "tiles0" in records[287]
+    log = load_bytes(json.dumps(doc, ensure_ascii=False).encode(), "records.json")
+    audit = audit_log(log, resolve_rules(log, "auto"), review=False)
+    errors = [f for f in audit.findings if f.severity is Severity.ERROR]
+    assert [(f.code, f.round) for f in errors] == [("score-chain-mismatch", "E4-0")]

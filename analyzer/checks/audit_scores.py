@@ -360,8 +360,11 @@ def check_chain(
             # reading of it as well as the log's, without a second finding.
             w_index, w_honba = wanted[0], wanted[1]
             w_next = w_honba + 1 if not won or dealer_won else 0
+            # The sticks left on the table: none after a win; after a draw, the
+            # chain's at the start and those the hand's riichi added.
+            w_sticks = 0 if won else sticks - start.riichi_sticks + wanted[2]
             more = tuple(
-                (w_index if renchan else _next_round(w_index, players), w_next, sticks)
+                (w_index if renchan else _next_round(w_index, players), w_next, w_sticks)
                 for renchan in stays
             )
             labels += tuple(label for label in more if label not in labels)
