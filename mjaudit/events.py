@@ -9,6 +9,7 @@ claim is optional because formats record different things.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum, IntEnum
 from typing import Protocol
@@ -45,6 +46,7 @@ __all__ = [
     "make_discard",
     "make_draw",
     "round_label",
+    "seat_name",
     "with_pos",
 ]
 
@@ -87,6 +89,13 @@ class PlayerInfo:
     dan: str | None = None
     rate: float | None = None
     sex: str | None = None
+
+
+def seat_name(players: Sequence[PlayerInfo], seat: int) -> str:
+    """The name a seat is shown and counted by: the player's, or ``seat N`` where the
+    log gives none (every output alike: the reports, the store)."""
+    name = players[seat].name if seat < len(players) else ""
+    return name or f"seat {seat}"
 
 
 @dataclass(frozen=True, slots=True)

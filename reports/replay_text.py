@@ -21,6 +21,7 @@ from mjaudit.events import (
     RoundDraw,
     RoundStart,
     Win,
+    seat_name,
 )
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import to_mpsz
@@ -59,7 +60,8 @@ class _RoundText:
     def __init__(self, log: GameLog, rules: Ruleset, round_no: int, seat: int | None) -> None:
         # A name on one line, whatever the log holds (a line break would start a
         # line of its own in the replay).
-        self.names = [one_line(p.name) or f"seat {i}" for i, p in enumerate(log.start.players)]
+        players = log.start.players
+        self.names = [one_line(seat_name(players, i)) for i in range(len(players))]
         self.rules = rules
         self.round_no = round_no
         self.seat = seat

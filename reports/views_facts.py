@@ -18,7 +18,7 @@ from analyzer.engine.state import GameReplay
 from analyzer.hands.final import FinalResult
 from analyzer.review.efficiency import EfficiencyTracker, SeatTurn
 from analyzer.review.furiten import FuritenTracker
-from mjaudit.events import GameLog
+from mjaudit.events import GameLog, seat_name
 from mjaudit.findings import Finding
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile
@@ -103,10 +103,7 @@ class _TimelineStates:
 
 
 def _names(log: GameLog) -> tuple[str, ...]:
-    players = log.start.players
-    return tuple(
-        (players[s].name if s < len(players) and players[s].name else f"seat {s}") for s in range(4)
-    )
+    return tuple(seat_name(log.start.players, s) for s in range(4))
 
 
 def collect_game(log: GameLog, rules: Ruleset, seat: int | None = None) -> GameFacts:

@@ -325,3 +325,23 @@ def test_a_delta_the_log_does_not_record_is_null(tmp_path: Path) -> None:
     )
     ((wins, recorded, derived),) = rows
     assert isinstance(wins, int) and wins > 0 and recorded == 0 and derived == wins
+
+
+def test_an_unnamed_seat_has_the_reports_name_in_the_store(tmp_path: Path) -> None:
+    # akochan's mjai names no player: the store's player was '' for every seat of
+    # every game (one "player"), the reports' "seat 0" .. "seat 3".
+    from analyzer.checks.audit import resolve_rules
+    from parsers import load
+    from reports.views_facts import collect_game
+    from tests.conftest import CORPUS
+
+    log_path = CORPUS / "mjai" / "akochan" / "akochan_haifu_log_sample.jsonl"
+    if not log_path.exists():
+        pytest.skip(f"corpus not available: {log_path}")
+    store = tmp_path / "store"
+    run_store([str(log_path)], store)
+    _, rows = query(str(store), "SELECT DISTINCT seat, player FROM hands ORDER BY seat")
+    log = load(str(log_path))
+    facts = collect_game(log, resolve_rules(log, "auto"))
+    assert list(rows) == [(s, facts.names[s]) for s in range(4)]
+    assert [facts.names[s] for s in range(4)] == ["seat 0", "seat 1", "seat 2", "seat 3"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.checks.audit import AUDIT_VERSION, FileAudit
-from mjaudit.events import GameLog
+from mjaudit.events import GameLog, seat_name
 from mjaudit.findings import JsonValue
 
 __all__ = [
@@ -112,7 +112,7 @@ def game_rows(log: GameLog, audit: FileAudit, sha256_hex: str) -> GameRows:
     g = game_key(sha256_hex)
     hint = log.start.rules_hint
     players = hint.players
-    names = [p.name for p in log.start.players] + [""] * 4
+    names = [seat_name(log.start.players, s) for s in range(4)]  # as the reports name them
     hands: list[tuple[object, ...]] = []
     for hand_no, h in enumerate(audit.hands):
         for seat in range(players):
