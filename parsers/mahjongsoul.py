@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -759,8 +760,13 @@ class _Reader:
                 raise _Fail("a ron with no discard or kan before it")
             wins.append((seat, from_seat, h))
         shares = self.split_deltas(wins, deltas)
-        for (seat, from_seat, h), share in zip(wins, shares, strict=True):
+        # The scores after all of the record's wins: a claim of the last one's.
+        after_raw = rec.get("scores")
+        after = _pad(_ints(after_raw, "scores", self.players)) if after_raw is not None else None
+        for k, ((seat, from_seat, h), share) in enumerate(zip(wins, shares, strict=True)):
             claims = self.win_claims(h, seat, before, share)
+            if after is not None and k == len(wins) - 1:
+                claims = replace(claims, scores_after=after)
             self.events.append(Win(self.src, seat, from_seat, claims, self.at))
             # The record gives one "before" for all its wins; a later win of a double
             # ron starts from the scores the earlier one left, as in Tenhou's logs.

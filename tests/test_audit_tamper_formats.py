@@ -286,3 +286,14 @@ def test_mahjong_soul_sticks_on_a_hand_that_ends_in_a_draw() -> None:
     audit = audit_log(log, resolve_rules(log, "auto"), review=False)
     errors = [f for f in audit.findings if f.severity is Severity.ERROR]
     assert [(f.code, f.round) for f in errors] == [("score-chain-mismatch", "E4-0")]
+
+
+def test_mahjong_soul_the_scores_after_a_win() -> None:
+    # A RecordHule's scores after the settlement were read by nothing.
+    def edit(records: list[dict[str, Any]]) -> None:
+        k = next(k for k, r in enumerate(records) if "hules" in r and "scores" in r)
+        records[k]["scores"][0] += 1000
+
+    root, rest = _root(_ms_audit(MS_GDR, edit))
+    assert root.code == "score-chain-mismatch" and rest == []
+    assert "the result shows scores after settlement" in root.message
