@@ -297,3 +297,16 @@ def test_mahjong_soul_the_scores_after_a_win() -> None:
     root, rest = _root(_ms_audit(MS_GDR, edit))
     assert root.code == "score-chain-mismatch" and rest == []
     assert "the result shows scores after settlement" in root.message
+
+
+def test_mahjong_soul_a_first_hand_off_the_stated_starting_points() -> None:
+    # A room that states its starting points (detail_rule init_point) but whose other
+    # rules are assumed: the blame fell on the first later claim, which was right.
+    assert '"init_point"' in _text(MS_AI) or '"initPoint"' in _text(MS_AI)
+
+    def edit(records: list[dict[str, Any]]) -> None:
+        records[0]["scores"] = [25000, 26000, 25000, 25000]
+
+    root, rest = _root(_ms_audit(MS_AI, edit))
+    assert root.code == "score-chain-mismatch" and root.round == "E1-0"
+    assert "the game starts with scores [25000, 26000, 25000, 25000]" in root.message

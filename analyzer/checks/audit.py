@@ -286,6 +286,12 @@ def audit_log(
     known = (
         platform is not None and rules.name.startswith(platform) and rules_are_the_logs(hint, rules)
     )
+    start_points = rules.start_points if known else None
+    stated = dict(hint.stated_rules).get("init_point", "")
+    if stated.isdigit() and int(stated) > 0:
+        # A Mahjong Soul room states its starting points itself (detail_rule
+        # init_point): the first hand is judged by them, whatever else is assumed.
+        start_points = int(stated)
     at_results: dict[int, list[Finding]] = {}
     label_breaks: dict[int, Finding] = {}
     for f in findings:
@@ -297,7 +303,7 @@ def audit_log(
         settled,
         causes,
         links,
-        rules.start_points if known else None,
+        start_points,
         at_results,
         label_breaks,
         whole_game=log.format in ("tenhou-xml", "mahjongsoul"),
