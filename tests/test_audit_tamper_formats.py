@@ -307,6 +307,6 @@ def test_mahjong_soul_a_first_hand_off_the_stated_starting_points() -> None:
     def edit(records: list[dict[str, Any]]) -> None:
         records[0]["scores"] = [25000, 26000, 25000, 25000]
 
-    root, rest = _root(_ms_audit(MS_AI, edit))
+    root, _ = _root(_ms_audit(MS_AI, edit))
     assert root.code == "score-chain-mismatch" and root.round == "E1-0"
     assert "the game starts with scores [25000, 26000, 25000, 25000]" in root.message
