@@ -310,3 +310,18 @@ def test_mahjong_soul_a_first_hand_off_the_stated_starting_points() -> None:
     root, _ = _root(_ms_audit(MS_AI, edit))
     assert root.code == "score-chain-mismatch" and root.round == "E1-0"
     assert "the game starts with scores [25000, 26000, 25000, 25000]" in root.message
+
+
+def test_mahjong_soul_an_abortive_draw_of_another_kind() -> None:
+    # Nine terminals (declared holding 14 tiles) recorded as four winds: the hand
+    # was an inconsistent-log ("holds 14 tiles ... at the suufon-renda draw"), not
+    # the draw-mismatch it is.
+    doc = json.loads(_text(MS_RECORDS))
+    records = [r["data"] for r in doc["records"]]
+    assert records[288].get("type") == 1  # kyuushu kyuuhai
+    records[288]["type"] = 2
+    log = load_bytes(json.dumps(doc, ensure_ascii=False).encode(), "records.json")
+    audit = audit_log(log, resolve_rules(log, "auto"), review=False)
+    errors = [f for f in audit.findings if f.severity is Severity.ERROR]
+    assert [f.code for f in errors] == ["draw-mismatch"]
+    assert errors[0].message.startswith("E4-0: four winds draw")

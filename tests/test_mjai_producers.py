@@ -123,3 +123,35 @@ def test_a_yakuman_name_for_both_forms_without_the_winning_hand() -> None:
     win["yakus"] = [["kokushimuso", 100] if y[0] == "suanko" else y for y in win["yakus"]]
     codes = {f[0] for f in error_findings(_reread([strip(e) for e in events], "suanko"))}
     assert "yaku-mismatch" in codes
+
+
+def test_four_riichi_written_after_the_next_draw() -> None:
+    # libriichi writes a four-riichi draw after the next seat's draw (reach_accepted,
+    # tsumo, ryukyoku): that seat holds 14 tiles, which made the hand unreplayable
+    # ("holds 14 tiles ... at the suucha-riichi draw").
+    from collections import Counter
+
+    log, events = _as_mjai("2018040923gm-00a9-0000-1833afca.xml")
+    k = next(
+        k
+        for k, e in enumerate(events)
+        if e["type"] == "ryukyoku" and events[k - 1]["type"] == "reach_accepted"
+    )
+    start = max(j for j in range(k) if events[j]["type"] == "start_kyoku")
+    seen = Counter(t for e in events[start : k + 1] for t in _tiles_of(e))
+    tile = next(t for t in ("1m", "9m", "1p", "9p", "1s", "9s", "E", "S") if seen[t] < 4)
+    actor = (events[k - 1]["actor"] + 1) % 4
+    draw = {"type": "tsumo", "actor": actor, "pai": tile}
+    strip = _without("ryukyoku", "reason", "tenpais", "tehais", "scores")
+    bare = _reread([strip(e) for e in events[:k]] + [draw] + [strip(e) for e in events[k:]], "r4")
+    assert error_findings(bare) == []
+    reasons = [e.reason for e in log.events if isinstance(e, RoundDraw)]
+    assert [e.reason for e in bare.events if isinstance(e, RoundDraw)] == reasons
+
+
+def _tiles_of(event: dict[str, Any]) -> list[str]:
+    """The tiles an mjai event shows (a start's hands, a draw, a discard, a call)."""
+    if event["type"] == "start_kyoku":
+        return [t for hand in event["tehais"] for t in hand] + [event["dora_marker"]]
+    found = [event["pai"]] if isinstance(event.get("pai"), str) else []
+    return found + list(event.get("consumed", [])) if event["type"] != "dahai" else []

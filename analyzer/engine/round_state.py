@@ -789,10 +789,12 @@ class RoundState:
 
     def on_draw_end(self, ev: RoundDraw, index: int) -> DrawRecord:
         # Every seat holds 13 tiles (a kan counting as three) when a hand ends in a
-        # draw; only nine terminals is declared on one's own turn, holding 14.
+        # draw; an abortive draw may come on one's own turn, holding 14: nine
+        # terminals is declared so, and libriichi writes four riichi after the next
+        # seat's draw. (A draw of the wrong kind is then audit_draws's to name.)
         for seat in range(self.players):
             size = len(self.hands[seat]) + 3 * self.nsets[seat]
-            if size != 13 and not (size == 14 and ev.reason is DrawReason.KYUUSHU):
+            if size != 13 and not (size == 14 and ev.reason.abortive):
                 raise ReplayError(
                     f"seat {seat} holds {len(self.hands[seat])} tiles and {self.nsets[seat]} "
                     f"melds at the {ev.reason.value} draw"
