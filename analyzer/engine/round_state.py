@@ -20,7 +20,6 @@ from mjaudit.events import (
     DeclareMeld,
     Discard,
     DoraReveal,
-    DrawReason,
     DrawTile,
     Event,
     RiichiAccepted,
