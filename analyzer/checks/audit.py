@@ -306,7 +306,7 @@ def audit_log(
         start_points,
         at_results,
         label_breaks,
-        whole_game=log.format in ("tenhou-xml", "mahjongsoul"),
+        whole_game=_whole_game(log),
     )
     findings.extend(chain)
     checks["chain_values_compared"] += compared
@@ -409,6 +409,16 @@ _MADE_OF_INDICATORS = frozenset(
     }
 )
 _SHOWN_INDICATORS = frozenset({"dora-indicator-mismatch", "ura-indicator-mismatch"})
+
+
+def _whole_game(log: GameLog) -> bool:
+    """Whether the log records a game from its first hand (which is East 1 with no
+    honba and no sticks): an mjlog, a Mahjong Soul record, an mjai log (a game from
+    its ``start_game``), and the Tenhou server converter's JSON (its ``lobby``); not
+    the log viewer's Tenhou JSON export, an excerpt of one or a few hands."""
+    if log.format in ("tenhou-xml", "mahjongsoul", "mjai"):
+        return True
+    return log.format == "tenhou-json" and "lobby" in dict(log.start.rules_hint.extras)
 
 
 def _follow_indicators(
