@@ -327,23 +327,12 @@ def test_mahjong_soul_an_abortive_draw_of_another_kind() -> None:
     assert errors[0].message.startswith("E4-0: four winds draw")
 
 
-@pytest.mark.parametrize("fmt", ["tenhou-json", "mjai"])
-def test_honba_on_a_whole_games_first_hand(fmt: str) -> None:
-    # The server converter's Tenhou JSON and an mjai log record a game from its first
-    # hand: honba there made each payment an error of its own, naming nothing.
-    if fmt == "tenhou-json":
-        doc = json.loads(_text(JSON_GAME))
-        doc["log"][0][0][1] = 1
-        text, name = json.dumps(doc, ensure_ascii=False), "game.json"
-    else:
-        text = _text(GIMITE)
-        line = _line_of(text, "start_kyoku")
-
-        def honba(event: dict[str, Any]) -> None:
-            event["honba"] = 1
-
-        text, name = _edit_line(text, line, honba), "gimite.jsonl"
-    log = load_bytes(text.encode(), name)
+def test_honba_on_a_whole_games_first_hand() -> None:
+    # The server converter's Tenhou JSON records a game from its first hand: honba
+    # there made each payment an error of its own, naming nothing.
+    doc = json.loads(_text(JSON_GAME))
+    doc["log"][0][0][1] = 1
+    log = load_bytes(json.dumps(doc, ensure_ascii=False).encode(), "game.json")
     audit = audit_log(log, resolve_rules(log, "auto"), review=False)
     root, _ = _root(audit)
     assert root.code == "score-chain-mismatch"

@@ -413,10 +413,11 @@ _SHOWN_INDICATORS = frozenset({"dora-indicator-mismatch", "ura-indicator-mismatc
 
 def _whole_game(log: GameLog) -> bool:
     """Whether the log records a game from its first hand (which is East 1 with no
-    honba and no sticks): an mjlog, a Mahjong Soul record, an mjai log (a game from
-    its ``start_game``), and the Tenhou server converter's JSON (its ``lobby``); not
-    the log viewer's Tenhou JSON export, an excerpt of one or a few hands."""
-    if log.format in ("tenhou-xml", "mahjongsoul", "mjai"):
+    honba and no sticks): an mjlog, a Mahjong Soul record and the Tenhou server
+    converter's JSON (its ``lobby``); not the log viewer's Tenhou JSON export, an
+    excerpt of one or a few hands, nor mjai, which may hold one (an excerpt written
+    as mjai starts where it starts)."""
+    if log.format in ("tenhou-xml", "mahjongsoul"):
         return True
     return log.format == "tenhou-json" and "lobby" in dict(log.start.rules_hint.extras)
 
