@@ -337,3 +337,17 @@ def test_honba_on_a_whole_games_first_hand() -> None:
     root, _ = _root(audit)
     assert root.code == "score-chain-mismatch"
     assert "the game's first hand should be E1-0 with no sticks" in root.message
+
+
+def test_tenhou_json_a_dora_indicator_the_win_is_scored_with() -> None:
+    # No wall in Tenhou JSON to judge the indicator by: the win is recomputed with it,
+    # and its points, limit and each payment were errors of their own beside the
+    # yaku's. They follow the yaku's finding now.
+    name = "tenhou-json/full-game/2019050417gm-0029-0000-4f2a8622.json"
+    doc = json.loads(_text(name))
+    kyoku = next(k for k in doc["log"] if k[0] == [1, 1, 0])
+    kyoku[2][0] = 27
+    log = load_bytes(json.dumps(doc, ensure_ascii=False).encode(), "game.json")
+    root, rest = _root(audit_log(log, resolve_rules(log, "auto"), review=False))
+    assert root.code == "yaku-mismatch" and "dora" in root.message
+    assert {f.code for f in rest} == {"points-mismatch", "limit-mismatch", "payment-mismatch"}

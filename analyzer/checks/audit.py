@@ -236,6 +236,7 @@ def audit_log(
         derived[-1] = tuple(checked_wins)
         findings.extend(found)
         _first_by_event(found, causes)
+        links.extend(_values_follow_han(found))
         links.extend(_payments_follow_pao(found))
         checks["wins_scored"] += scored
         checks["deltas_compared"] += compared
@@ -333,12 +334,12 @@ def audit_log(
         findings = _order_not_judged(findings)
     # A finding that others follow from comes before them at its event: ``cause`` is
     # the index of an earlier finding (docs/findings.md).
-    causing = {id(c) for _, c in links}
+    depth = _cause_depths(links)
     findings.sort(
         key=lambda f: (
             -f.severity.rank,
             f.event if f.event is not None else -1,
-            id(f) not in causing,
+            depth.get(id(f), 0),
         )
     )
     return FileAudit(
@@ -476,6 +477,23 @@ def _follow_indicators(
     return out
 
 
+_HAN_FU = ("yaku-mismatch", "han-mismatch", "fu-mismatch")
+_VALUE = frozenset({"points-mismatch", "limit-mismatch", "payment-mismatch"})
+
+
+def _values_follow_han(found: list[Finding]) -> list[Link]:
+    """A win recomputed with other yaku, han or fu than the log's: the value, the
+    limit and the payments it is then recomputed at follow from that (a dora
+    indicator of a format with no wall to judge it by, say, changes all of them)."""
+    first: dict[int, Finding] = {}
+    for f in found:
+        if f.code in _HAN_FU and f.event is not None:
+            first.setdefault(f.event, f)
+    if not first:
+        return []
+    return [(f, first[f.event]) for f in found if f.code in _VALUE and f.event in first]
+
+
 def _payments_follow_pao(found: list[Finding]) -> list[Link]:
     """A win whose liable seat (pao) the log names otherwise than the calls make it:
     its payments, settled with the log's liable seat where the calls make none, follow
@@ -579,6 +597,24 @@ def _payments_follow_tenpai(found: list[Finding]) -> list[Link]:
     if tenpai is None:
         return []
     return [(f, tenpai) for f in found if f.code == "payment-mismatch"]
+
+
+def _cause_depths(links: list[Link]) -> dict[int, int]:
+    """How many causes stand before each finding that follows another (by id; the
+    last link of a finding is the one kept, as in :func:`_with_causes`)."""
+    cause_of = {id(f): c for f, c in links}
+    depth: dict[int, int] = {}
+    for key in cause_of:
+        n, seen, at = 0, {key}, cause_of[key]
+        while True:
+            n += 1
+            nxt = cause_of.get(id(at))
+            if nxt is None or id(at) in seen:
+                break
+            seen.add(id(at))
+            at = nxt
+        depth[key] = n
+    return depth
 
 
 def _with_causes(findings: list[Finding], links: list[Link]) -> tuple[Finding, ...]:
