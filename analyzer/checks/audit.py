@@ -34,7 +34,7 @@ from analyzer.hands.final import (
 )
 from analyzer.review.furiten import FuritenTracker
 from mjaudit.errors import LogFormatError
-from mjaudit.events import DeclareMeld, DoraReveal, GameLog, RoundDraw, Win
+from mjaudit.events import DeclareMeld, DoraReveal, GameLog, RoundDraw, RoundStart, Win
 from mjaudit.findings import Finding, Severity
 from mjaudit.melds import MeldKind
 from mjaudit.rules import RulesError, Ruleset, override, rules_for
@@ -415,12 +415,20 @@ _SHOWN_INDICATORS = frozenset({"dora-indicator-mismatch", "ura-indicator-mismatc
 def _whole_game(log: GameLog) -> bool:
     """Whether the log records a game from its first hand (which is East 1 with no
     honba and no sticks): an mjlog, a Mahjong Soul record and the Tenhou server
-    converter's JSON (its ``lobby``); not the log viewer's Tenhou JSON export, an
+    converter's JSON (its ``lobby``) that opens in East 1; not the log viewer's Tenhou JSON export, an
     excerpt of one or a few hands, nor mjai, which may hold one (an excerpt written
     as mjai starts where it starts)."""
     if log.format in ("tenhou-xml", "mahjongsoul"):
         return True
-    return log.format == "tenhou-json" and "lobby" in dict(log.start.rules_hint.extras)
+    # The server converter's JSON (its lobby) when it opens in East 1: its honba and
+    # sticks are judged; a made-up "whole game" of a later hand alone is not one.
+    first = next((e for e in log.events if isinstance(e, RoundStart)), None)
+    return (
+        log.format == "tenhou-json"
+        and "lobby" in dict(log.start.rules_hint.extras)
+        and first is not None
+        and first.round_index == 0
+    )
 
 
 def _follow_indicators(
