@@ -415,9 +415,9 @@ _SHOWN_INDICATORS = frozenset({"dora-indicator-mismatch", "ura-indicator-mismatc
 def _whole_game(log: GameLog) -> bool:
     """Whether the log records a game from its first hand (which is East 1 with no
     honba and no sticks): an mjlog, a Mahjong Soul record and the Tenhou server
-    converter's JSON (its ``lobby``) that opens in East 1; not the log viewer's Tenhou JSON export, an
-    excerpt of one or a few hands, nor mjai, which may hold one (an excerpt written
-    as mjai starts where it starts)."""
+    converter's JSON (its ``lobby``) that opens in East 1; not the log viewer's
+    Tenhou JSON export, an excerpt of one or a few hands, nor mjai, which may hold
+    one (an excerpt written as mjai starts where it starts)."""
     if log.format in ("tenhou-xml", "mahjongsoul"):
         return True
     # The server converter's JSON (its lobby) when it opens in East 1: its honba and
