@@ -806,7 +806,12 @@ def query(store: str, sql: str, fmt: str) -> None:
             return
         writer = csv.writer(out, delimiter="\t" if fmt == "tsv" else ",", lineterminator="\n")
         writer.writerow(columns)
-        writer.writerows(rows)
+        # A blob in hex, as the JSON lines give it (Python's b'\x00' is no value a
+        # spreadsheet or another program reads back).
+        writer.writerows(
+            [bytes(v).hex() if isinstance(v, bytes | bytearray | memoryview) else v for v in row]
+            for row in rows
+        )
     except (OSError, sqlite3.Error, StoreError) as exc:
         if isinstance(exc, OSError) and _writing_failed(exc):
             raise  # standard output, not the store: main says so

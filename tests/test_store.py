@@ -345,3 +345,17 @@ def test_an_unnamed_seat_has_the_reports_name_in_the_store(tmp_path: Path) -> No
     facts = collect_game(log, resolve_rules(log, "auto"))
     assert list(rows) == [(s, facts.names[s]) for s in range(4)]
     assert [facts.names[s] for s in range(4)] == ["seat 0", "seat 1", "seat 2", "seat 3"]
+
+
+@pytest.mark.parametrize("fmt", ["tsv", "csv"])
+def test_query_text_writes_a_blob_in_hex(
+    logs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str
+) -> None:
+    # TSV and CSV wrote Python's b'\x00\xff' for a blob; the JSON lines give 00ff.
+    st = str(tmp_path / "store")
+    assert main(["audit", "--store", st, str(logs)]) == 0
+    capsys.readouterr()
+    sql = "SELECT '\\x00\\xff'::BLOB AS b, 1 AS n"
+    assert main(["query", "--store", st, sql, "--format", fmt]) == 0
+    sep = "\t" if fmt == "tsv" else ","
+    assert capsys.readouterr().out == f"b{sep}n\n00ff{sep}1\n"
