@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+import errno
 from typing import NamedTuple
 
-__all__ = ["LogFormatError", "MjauditError", "ReplayError", "SourcePos", "did_you_mean"]
+__all__ = [
+    "WRITE_ERRNOS",
+    "LogFormatError",
+    "MjauditError",
+    "ReplayError",
+    "SourcePos",
+    "did_you_mean",
+]
+
+#: The errors of a write that found no room, or a device that failed: a full disk, a
+#: quota, a file grown too large, an I/O error (the command line's and the store's
+#: word for "cannot write").
+WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 
 class SourcePos(NamedTuple):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import codecs
 import datetime
 import decimal
-import errno
 import gc
 import io
 import json
@@ -23,7 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from mjaudit.errors import MjauditError
+from mjaudit.errors import WRITE_ERRNOS, MjauditError
 from reports.safe_text import ESCAPE, escape_unencodable, one_line, printable
 
 if TYPE_CHECKING:
@@ -1215,7 +1214,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         _drop_stdout()
         return EXIT_PIPE_CLOSED
     except OSError as exc:
-        if exc.errno not in _WRITE_ERRORS:  # a bug: its traceback is the report
+        if exc.errno not in WRITE_ERRNOS:  # a bug: its traceback is the report
             raise
         # Standard output (or a file) that cannot take what is written: a full disk,
         # ``> /dev/full``. What was written is incomplete, as after Ctrl-C.
@@ -1226,13 +1225,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
-#: A full disk, a quota, a file grown too large, a device that failed.
-_WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
-
-
 def _writing_failed(exc: OSError) -> bool:
     """Whether ``exc`` is standard output's: its reader gone, or no room for it."""
-    return isinstance(exc, BrokenPipeError) or (exc.errno in _WRITE_ERRORS and exc.filename is None)
+    return isinstance(exc, BrokenPipeError) or (exc.errno in WRITE_ERRNOS and exc.filename is None)
 
 
 def _drop_stdout() -> None:

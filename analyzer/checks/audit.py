@@ -8,7 +8,7 @@ problem with the input: an unreadable file becomes a :class:`FileAudit` with
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 
 from analyzer.checks.audit_draws import check_draw, shown_hands_checked
@@ -280,19 +280,6 @@ def audit_log(
     found, checked = check_riichi_order(log, game)
     findings.extend(found)
     checks["riichi_order_checked"] += checked
-    hint = log.start.rules_hint
-    # The starting points are judged under the platform's own rules, where they are
-    # known to be the log's (not a Tenhou game audited under WRC's, say).
-    platform = hint.platform or ("tenhou" if hint.source.startswith("tenhou") else None)
-    known = (
-        platform is not None and rules.name.startswith(platform) and rules_are_the_logs(hint, rules)
-    )
-    start_points = rules.start_points if known else None
-    stated = dict(hint.stated_rules).get("init_point", "")
-    if stated.isdigit() and int(stated) > 0:
-        # A Mahjong Soul room states its starting points itself (detail_rule
-        # init_point): the first hand is judged by them, whatever else is assumed.
-        start_points = int(stated)
     at_results: dict[int, list[Finding]] = {}
     label_breaks: dict[int, Finding] = {}
     for f in findings:
@@ -304,7 +291,7 @@ def audit_log(
         settled,
         causes,
         links,
-        start_points,
+        _start_points(log, rules),
         at_results,
         label_breaks,
         whole_game=_whole_game(log),
@@ -383,17 +370,26 @@ def _first_by_event(found: list[Finding], causes: dict[int, Finding]) -> None:
             causes.setdefault(f.event, f)
 
 
+def _same_event(
+    found: Sequence[Finding], causes: Collection[str], followers: Collection[str]
+) -> list[Link]:
+    """At each event, the findings of a code in ``followers`` follow the first error
+    there of a code in ``causes``."""
+    first: dict[int, Finding] = {}
+    for f in found:
+        if f.code in causes and f.event is not None and f.severity is Severity.ERROR:
+            first.setdefault(f.event, f)
+    if not first:
+        return []
+    return [(f, first[f.event]) for f in found if f.code in followers and f.event in first]
+
+
 def _walls_follow_draws(walls: list[Finding], findings: list[Finding]) -> list[Link]:
     """A wall finding at a draw the replay already found wrong (an exhaustive draw
     with tiles left in the live wall) follows from that draw finding."""
     if not walls:
         return []
-    draws = {
-        f.event: f
-        for f in findings
-        if f.code == "draw-mismatch" and f.event is not None and f.severity is Severity.ERROR
-    }
-    return [(w, draws[w.event]) for w in walls if w.event in draws]
+    return _same_event(findings, ("draw-mismatch",), ("wall-mismatch",))
 
 
 # What a win makes of its dora and ura indicators: the indicators it shows, and the
@@ -410,6 +406,21 @@ _MADE_OF_INDICATORS = frozenset(
     }
 )
 _SHOWN_INDICATORS = frozenset({"dora-indicator-mismatch", "ura-indicator-mismatch"})
+
+
+def _start_points(log: GameLog, rules: Ruleset) -> int | None:
+    """The points every player starts the game with, where they are known to be the
+    log's: under the platform's own rules, known to be the log's (not a Tenhou game
+    audited under WRC's, say), or as a Mahjong Soul room states them itself
+    (``init_point``, whatever else of its rules is assumed). None: not judged."""
+    hint = log.start.rules_hint
+    stated = dict(hint.stated_rules).get("init_point", "")
+    if stated.isdigit() and int(stated) > 0:
+        return int(stated)
+    platform = hint.platform or ("tenhou" if hint.source.startswith("tenhou") else None)
+    if platform is None or not rules.name.startswith(platform):
+        return None
+    return rules.start_points if rules_are_the_logs(hint, rules) else None
 
 
 def _whole_game(log: GameLog) -> bool:
@@ -458,9 +469,10 @@ def _follow_indicators(
         if at is None or not 0 <= at < len(events):
             continue
         ev = events[at]
-        rnd = next((r for r in game.rounds if r.first_event <= at <= r.last_event), None)
-        if rnd is None:
+        k = game.round_index_at(at)
+        if k is None or at > game.rounds[k].last_event:
             continue
+        rnd = game.rounds[k]
         if isinstance(ev, Win):
             here = by_event.get(at, [])
             shown = next((f for f in here if f.code in _SHOWN_INDICATORS), None)
@@ -493,23 +505,14 @@ def _values_follow_han(found: list[Finding]) -> list[Link]:
     """A win recomputed with other yaku, han or fu than the log's: the value, the
     limit and the payments it is then recomputed at follow from that (a dora
     indicator of a format with no wall to judge it by, say, changes all of them)."""
-    first: dict[int, Finding] = {}
-    for f in found:
-        if f.code in _HAN_FU and f.event is not None:
-            first.setdefault(f.event, f)
-    if not first:
-        return []
-    return [(f, first[f.event]) for f in found if f.code in _VALUE and f.event in first]
+    return _same_event(found, _HAN_FU, _VALUE)
 
 
 def _payments_follow_pao(found: list[Finding]) -> list[Link]:
     """A win whose liable seat (pao) the log names otherwise than the calls make it:
     its payments, settled with the log's liable seat where the calls make none, follow
     from that."""
-    pao = {f.event: f for f in found if f.code == "pao-mismatch"}
-    if not pao:
-        return []
-    return [(f, pao[f.event]) for f in found if f.code == "payment-mismatch" and f.event in pao]
+    return _same_event(found, ("pao-mismatch",), ("payment-mismatch",))
 
 
 def _replay_follows_wall(
@@ -518,23 +521,17 @@ def _replay_follows_wall(
     """A hand whose tiles are not its wall's (a tile drawn or dealt otherwise): the
     replay's later failure in that hand (a discard of a tile not held, say) follows
     from the wall's finding."""
-    if not walls:
-        return []
+    first: dict[int, Finding] = {}  # each hand's first wall finding
+    for w in walls:
+        k = None if w.event is None else game.round_index_at(w.event)
+        if k is not None and w.event is not None and w.event <= game.rounds[k].last_event:
+            first.setdefault(k, w)
     out: list[Link] = []
-    for rnd in game.rounds:
-        wall = next(
-            (
-                w
-                for w in walls
-                if w.event is not None and rnd.first_event <= w.event <= rnd.last_event
-            ),
-            None,
-        )
-        if wall is None or wall.event is None:
-            continue
+    for k, wall in first.items():
+        assert wall.event is not None
         out.extend(
             (f, wall)
-            for f in rnd.findings
+            for f in game.rounds[k].findings
             if f.code == "inconsistent-log" and f.event is not None and f.event >= wall.event
         )
     return out
@@ -577,17 +574,14 @@ def _ends_follow_labels(
     was judged with the start's wrong number."""
     if not label_breaks:
         return []
-    firsts = [r.first_event for r in game.rounds]
     out: list[Link] = []
     for f in found:
-        if f.code != "game-end-mismatch" or f.event is None:
+        k = None if f.event is None else game.round_index_at(f.event)
+        if f.code != "game-end-mismatch" or k is None:
             continue
-        k = next((i for i, first in reversed(list(enumerate(firsts))) if first <= f.event), None)
-        if k is None:
-            continue
-        for first in firsts[max(k - 1, 0) : k + 1]:
-            if first in label_breaks:
-                out.append((f, label_breaks[first]))
+        for rnd in game.rounds[max(k - 1, 0) : k + 1]:
+            if rnd.first_event in label_breaks:
+                out.append((f, label_breaks[rnd.first_event]))
                 break
     return out
 

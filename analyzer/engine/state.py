@@ -6,6 +6,7 @@ fills them is in :mod:`analyzer.engine.replay`.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from mjaudit.events import GameEnd, GameLog, RoundDraw, RoundStart, Win
@@ -135,3 +136,9 @@ class GameReplay:
     @property
     def players(self) -> int:
         return self.rules.players
+
+    def round_index_at(self, event: int) -> int | None:
+        """The index of the last hand that starts at or before event ``event`` (the
+        hand it belongs to, or the last one for an event after every hand)."""
+        k = bisect_right([r.first_event for r in self.rounds], event) - 1
+        return k if k >= 0 else None

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.checks.audit import AUDIT_VERSION, FileAudit
+from mjaudit.errors import WRITE_ERRNOS
 from mjaudit.events import GameLog, seat_name
 from mjaudit.findings import JsonValue
 
@@ -224,8 +225,8 @@ def write_error(root: Path, reason: str, kept: str = AUDITED_KEPT) -> StoreError
 
 
 # A full disk, a quota, a file grown too large, a device that failed, a read-only
-# file system (as reports.cli's _WRITE_ERRORS, and EROFS).
-_WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS})
+# file system (mjaudit.errors.WRITE_ERRNOS, and EROFS).
+_WRITE_ERRNOS = WRITE_ERRNOS | {errno.EROFS}
 _SQLITE_IOERR = 10  # sqlite3.SQLITE_IOERR; the extended codes keep it in the low byte
 _SQLITE_FULL = 13
 _SQLITE_READONLY = 8
