@@ -385,6 +385,7 @@ class _Reader:
             if len(hand) + 3 * sets == 13 and pai is not None:
                 hand = (*hand, pai)
         deltas = _ints(ev["deltas"], "deltas", self.players) if "deltas" in ev else None
+        after = _ints(ev["scores"], "scores", self.players) if "scores" in ev else None
         ura_key = next(
             (k for k in ("uradora_markers", "ura_markers", "uradora_marker") if k in ev), None
         )
@@ -419,11 +420,11 @@ class _Reader:
             # gimite (server and TenhouArchive) writes pao where it applies, beside its
             # yakus; libriichi, convlog and akochan never write it (§2.8).
             pao_recorded="pao" in ev or "yakus" in ev,
-            scores_after=_ints(ev["scores"], "scores", self.players) if "scores" in ev else None,
+            scores_after=after,
             yakuman_forms=yakuman is None or (hand is not None and pai is not None),
         )
         self.events.append(Win(self.src, seat, target, claims, self.line))
-        self.after_result(ev, deltas)
+        self.after_result(after, deltas)
         self.sticks = 0
 
     def yakus(
@@ -556,7 +557,7 @@ class _Reader:
         after = _ints(ev["scores"], "scores", self.players) if "scores" in ev else None
         claims = DrawClaims(tenpai, tuple(shown), deltas=deltas, scores_after=after)
         self.events.append(RoundDraw(self.src, reason, claims, self.line))
-        self.after_result(ev, deltas)
+        self.after_result(after, deltas)
 
     def unnamed_draw(self) -> DrawReason:
         """The kind of a draw written without a reason (libriichi, convlog: §2.9), read
@@ -605,11 +606,12 @@ class _Reader:
             return DrawReason.SUUFON_RENDA
         return DrawReason.KYUUSHU if self.last_was_draw else DrawReason.EXHAUSTIVE
 
-    def after_result(self, ev: dict[str, Any], deltas: tuple[int, ...] | None) -> None:
+    def after_result(self, after: tuple[int, ...] | None, deltas: tuple[int, ...] | None) -> None:
+        """The scores after a result: those it shows, else the last ones and its deltas."""
         if self.scores is None:
             return
-        if "scores" in ev:
-            self.scores = list(_ints(ev["scores"], "scores", self.players))
+        if after is not None:
+            self.scores = list(after)
         elif deltas is not None:
             self.scores = [a + b for a, b in zip(self.scores, deltas, strict=True)]
 
