@@ -21,7 +21,16 @@ from typing import Literal, get_args
 from mjaudit.errors import MjauditError, did_you_mean
 from mjaudit.events import RulesHint
 
-__all__ = ["PRESETS", "RulesError", "Ruleset", "load_rules", "override", "preset", "rules_for"]
+__all__ = [
+    "PRESETS",
+    "RulesError",
+    "Ruleset",
+    "load_rules",
+    "override",
+    "preset",
+    "rules_for",
+    "stated_end_rules",
+]
 
 DoraTiming = Literal["immediate", "after-discard"]
 TempFuritenLift = Literal["discard", "draw", "draw-or-call"]
@@ -780,6 +789,29 @@ _MS_ONE_HAND_MODES = frozenset({"3", "4", "13", "14"})
 _MS_RESULT_KEYS = ("jingsuanyuandian", "shunweima_2", "shunweima_3", "shunweima_4")
 
 
+# The keys of a room's end rules (analyzer.checks.audit_flow): the start, the return
+# points, busting, the extension and agari-yame. A record that states all of them is
+# judged for its end by them, whatever else of its rules or results is assumed; one
+# that states ``can_jifei`` is judged for busting. Protobuf elides a false or 0 value,
+# so a rule the record leaves out is unknown, not off.
+_MS_END_KEYS = ("init_point", "fandian", "can_jifei", "have_nanruxiru", "have_helezhongju")
+
+
+def stated_end_rules(hint: RulesHint) -> tuple[bool, bool]:
+    """Whether a Mahjong Soul game's own record gives its end rules, and its busting
+    rule: a ranked or casual match plays the ranked rules; another room, as far as its
+    ``detail_rule`` states them."""
+    if hint.platform != "mahjongsoul":
+        return False, False
+    if hint.category in ("ranked", "casual"):
+        return True, True
+    stated = dict(hint.stated_rules)
+    every = all(key in stated for key in _MS_END_KEYS) and all(
+        (_ms_int(stated[key]) or 0) > 0 for key in _MS_POINTS
+    )
+    return every, "can_jifei" in stated
+
+
 def _ms_flag(text: str) -> bool:
     return text.strip().lower() in ("1", "true")
 
@@ -848,7 +880,9 @@ def _mahjongsoul_rules(hint: RulesHint) -> Ruleset:
             changes["double_yakuman_patterns"] = not _ms_flag(text)
             changes["composite_yakuman"] = not _ms_flag(text)
         elif key in ("have_helezhongju", "have_tingpaizhongju"):
-            changes["agari_yame"] = _ms_flag(text)
+            # The dealer may stop on a win (和了止め) or on tenpai (聴牌止め): the engine
+            # has one rule for both (agari_yame: may stop), so either one allows it.
+            changes["agari_yame"] = bool(changes.get("agari_yame")) or _ms_flag(text)
         elif key in _MS_ABORTIVE:
             pass  # below, all five together
         elif key in _MS_DEFAULTS:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,9 +16,10 @@ from analyzer.checks.audit import audit_log, audit_path
 from analyzer.hands.final import final_result
 from mjaudit.events import RulesHint
 from mjaudit.findings import Severity
-from mjaudit.rules import Ruleset, preset, rules_for
+from mjaudit.rules import Ruleset, preset, rules_for, stated_end_rules
 from parsers import load
 from tests.conftest import CORPUS
+from tests.ms_records import ms_doc
 
 MJS = CORPUS / "mahjongsoul"
 CONVERTED = MJS / "tenhou-json"
@@ -406,3 +408,82 @@ def test_a_casual_match_plays_the_ranked_rules_and_leaves_its_results_unjudged(
     assert replace(rules, results_assumed=False) == replace(preset(name), hanchan=True)
     assert rules.results_assumed is True
     assert len(rules.assumed) == 1 and rules.assumed[0].startswith("Mahjong Soul casual match")
+
+
+# -- a room's stated end rules are judged, whatever else is assumed --------------------
+
+_TONPUU_FRIENDLY = "raw-records/220419-c7d0fa72-9b5b-4669-8653-82bdc19d3f53.json"
+# The end rules a friendly room may state (camelCase, as its record writes them).
+_END_RULES = {"canJifei": True, "haveNanruxiru": True, "haveHelezhongju": True}
+
+
+def _room_game(tmp_path: Path, detail: dict[str, Any]) -> list[Any]:
+    """The corpus's East-only friendly game (the top ends E4-2 on 54200) with its
+    ``detailRule`` updated, audited under ``--rules auto``: its findings."""
+    doc = ms_doc(_TONPUU_FRIENDLY)
+    doc["meta"]["config"]["mode"]["detailRule"].update(detail)
+    path = tmp_path / "room.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    result = audit_path(str(path), "auto")
+    assert result.error is None
+    return [f for f in result.findings if f.severity is Severity.ERROR]
+
+
+@pytest.mark.corpus
+def test_a_room_stating_its_end_rules_is_judged_by_them(tmp_path: Path) -> None:
+    """Every end rule stated, and a target of 60000 nobody reaches: the extension
+    sends the game on into South, so a result after East 4 is one game-end finding
+    (it was never judged: the assumed uma made every rule of the room unknown)."""
+    errors = _room_game(tmp_path, {**_END_RULES, "fandian": 60000})
+    assert [(f.code, f.round) for f in errors] == [("game-end-mismatch", "E4-2")]
+    assert "no player has 60000 after E4, so the game goes on into S1" in errors[0].message
+
+
+@pytest.mark.corpus
+def test_a_room_whose_target_is_reached_ends_cleanly(tmp_path: Path) -> None:
+    assert _room_game(tmp_path, {**_END_RULES, "fandian": 30000}) == []
+
+
+@pytest.mark.corpus
+def test_a_room_that_leaves_an_end_rule_out_is_not_judged_for_it(tmp_path: Path) -> None:
+    """No extension stated (protobuf drops a false value): the end is unknown."""
+    rules = {key: value for key, value in _END_RULES.items() if key != "haveNanruxiru"}
+    assert _room_game(tmp_path, {**rules, "fandian": 60000}) == []
+
+
+def test_stated_end_rules_need_every_key_and_points() -> None:
+    every = (
+        ("can_jifei", "true"),
+        ("fandian", "30000"),
+        ("have_helezhongju", "true"),
+        ("have_nanruxiru", "true"),
+        ("init_point", "25000"),
+    )
+    assert stated_end_rules(_hint(4, True, "friendly", every)) == (True, True)
+    no_points = tuple((k, "0" if k == "fandian" else v) for k, v in every)
+    assert stated_end_rules(_hint(4, True, "friendly", no_points)) == (False, True)
+    assert stated_end_rules(_hint(4, True, "friendly", every[1:])) == (False, False)
+    assert stated_end_rules(_hint(4, True, "ranked", ())) == (True, True)
+    assert stated_end_rules(RulesHint("tenhou-xml", 4)) == (False, False)
+
+
+@pytest.mark.parametrize(
+    ("hele", "tingpai", "yame"),
+    [("true", "false", True), ("false", "true", True), ("false", "false", False)],
+)
+def test_either_stop_rule_lets_the_dealer_stop(hele: str, tingpai: str, yame: bool) -> None:
+    """和了止め and 聴牌止め are one rule to the engine (the dealer may stop): either
+    one stated true allows it, whichever key comes last."""
+    stated = (("have_helezhongju", hele), ("have_tingpaizhongju", tingpai))
+    assert rules_for(_hint(4, True, "friendly", stated)).agari_yame is yame
+
+
+def test_a_seat_result_counts_from_its_own_score_not_the_others() -> None:
+    """Mahjong Soul counts each seat's result from its own final score (no oka, no
+    top taking the rest): scores that add up to 100 more than the start (one payment
+    off) leave the top player's result as the record has it: (39700 - 25000)/1000
+    + 15 = 29.7, not minus the others' (29.6)."""
+    rules = preset("mahjongsoul")
+    hint = RulesHint("mahjongsoul", 4, platform="mahjongsoul", category="ranked")
+    res = final_result((39700, 34100, 27200, -900), 0, 0, 4, rules, hint, "g")
+    assert res.results == (29.7, 14.1, -2.8, -40.9)

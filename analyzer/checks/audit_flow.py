@@ -27,7 +27,7 @@ from mjaudit.events import (
     round_label,
 )
 from mjaudit.findings import Finding, Severity
-from mjaudit.rules import Ruleset
+from mjaudit.rules import Ruleset, stated_end_rules
 
 __all__ = ["check_game_end", "check_results", "check_riichi_order", "rules_are_the_logs"]
 
@@ -208,8 +208,9 @@ def check_game_end(
         return [], 0, 0  # the last hand has no result to go on from (its own finding)
     hint = log.start.rules_hint
     end = _GameEnd.of(hint, rules)
-    out = _plays_on(log, game, end) if end.known else []
-    continuations = len(game.rounds) - 1 if end.known else 0
+    judged = end.known or end.busting_known
+    out = _plays_on(log, game, end) if judged else []
+    continuations = len(game.rounds) - 1 if judged else 0
     cur = last.start.round_index
     players = rules.players
     # The scores after the last hand as the chain has them and, where the last
@@ -250,11 +251,15 @@ def check_game_end(
 
 def rules_are_the_logs(hint: RulesHint, rules: Ruleset) -> bool:
     """Whether ``rules`` are known to be those the game was played under, beyond what
-    its log states: an explicit ``--rules``, or a Tenhou public lobby; not rules
-    assumed for a log that states none, a special lobby, or a private one (which may
-    set its own starting points and end rules)."""
-    if rules.assumed or hint.special_lobby:
+    its log states: an explicit ``--rules``, a Tenhou public lobby, or a Mahjong Soul
+    room whose record states its end rules (mjaudit.rules.stated_end_rules), whatever
+    else of its rules or results is assumed; not rules assumed for a log that states
+    none, a special lobby, or a private one (which may set its own starting points and
+    end rules)."""
+    if hint.special_lobby:
         return False
+    if rules.assumed:
+        return stated_end_rules(hint)[0]
     lobby = dict(hint.extras).get("lobby", "0")
     return not (hint.source.startswith("tenhou") and lobby not in ("0", ""))
 
@@ -267,16 +272,20 @@ class _GameEnd:
     rules: Ruleset
     final: int | None
     known: bool
+    # Only the busting rule is known to be the log's (a Mahjong Soul room that states
+    # can_jifei and not every other end rule): a hand played after a bust is judged.
+    busting_known: bool = False
 
     @classmethod
     def of(cls, hint: RulesHint, rules: Ruleset) -> _GameEnd:
         known = rules_are_the_logs(hint, rules)
+        busting = not known and not hint.special_lobby and stated_end_rules(hint)[1]
         hanchan = hint.hanchan if hint.hanchan is not None or not known else rules.hanchan
         east_last = 3 if rules.players == 4 else 2
         final = None if hanchan is None else east_last + (4 if hanchan else 0)
         if rules.one_hand_game:
             final = 0  # a one-hand game: its first hand is the last regular one
-        return cls(rules, final, known)
+        return cls(rules, final, known, busting)
 
     def busts(self, scores: list[int]) -> int | None:
         """The first seat whose score ends the game (tobi), if any."""
@@ -335,6 +344,8 @@ class _GameEnd:
         seat = self.busts(scores)
         if seat is not None:
             return f"seat {seat} has {scores[seat]} points (busting)"
+        if not self.known:
+            return None  # only the busting rule is known
         final = self.final
         if final is None or cur < final or nxt == cur:
             return None  # a dealer who keeps the seat may play on (agari-yame is a choice)

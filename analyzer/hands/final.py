@@ -367,7 +367,12 @@ def _ruleset_formula(rules: Ruleset, finals: Sequence[int], players: int) -> _Fo
         f"{rules.name} rules: start {rules.start_points}, {counted}, "
         f"uma {'/'.join(f'{u:+g}' for u in uma)}, "
         f"{'rounded to whole thousands' if rounding == 'thousand' else 'exact'}{assumed}",
-        top_takes_rest=rules.leftover_sticks_to_top and not share,
+        # Results counted from the settlement points are each seat's own (Mahjong
+        # Soul: total_point = part_point_1 - start + uma in every record), not the
+        # top player's rest: scores off by one payment leave the others' results right.
+        top_takes_rest=rules.leftover_sticks_to_top
+        and not share
+        and rules.settlement_points is None,
         share_ties=share,
         assumed=rules.results_assumed,
     )
