@@ -8,7 +8,7 @@ from enum import Enum
 from mjaudit.frozen import quick_init
 from mjaudit.tiles import Tile, to_mpsz
 
-__all__ = ["Meld", "MeldKind", "parse_meld"]
+__all__ = ["Meld", "MeldKind", "parse_meld", "shape_problem"]
 
 
 class MeldKind(Enum):
@@ -77,6 +77,26 @@ _SPEC_SIZES = {
 }
 
 
+def shape_problem(kind: MeldKind, group: tuple[Tile, ...]) -> str | None:
+    """What makes ``group`` no meld of ``kind`` (its size, a chi that is not a run of
+    three in one suit, a pon or kan of different tiles, a kita that is not a North);
+    None for a meld of that shape."""
+    size = _SPEC_SIZES[kind]
+    if len(group) != size:
+        return f"a {kind.value} has {size} tiles, not {len(group)}"
+    if kind is MeldKind.CHI:
+        a, b, c = sorted(t.kind for t in group)
+        if a >= 27 or b != a + 1 or c != a + 2 or a // 9 != c // 9:
+            return "a chi is a run of three in one suit"
+        return None
+    first = group[0].kind
+    if any(t.kind != first for t in group):
+        return f"all tiles of a {kind.value} are the same"
+    if kind is MeldKind.KITA and first != 30:
+        return "kita is a North (4z)"
+    return None
+
+
 def parse_meld(spec: str) -> Meld:
     """A meld from its text form ``KIND:TILES``: ``chi:234m``, ``pon:777p``, ``kakan:2222p``.
 
@@ -95,18 +115,9 @@ def parse_meld(spec: str) -> Meld:
     group = parse_tiles(tile_text)
     if len(group) != _SPEC_SIZES[kind]:
         raise ValueError(f"{kind.value} takes {_SPEC_SIZES[kind]} tiles, {spec!r} has {len(group)}")
-    kinds = sorted(t.kind for t in group)
-    if kind is MeldKind.CHI:
-        if (
-            kinds[0] >= 27
-            or kinds != [kinds[0], kinds[0] + 1, kinds[0] + 2]
-            or (kinds[0] // 9 != kinds[2] // 9)
-        ):
-            raise ValueError(f"{spec!r} is not a run of three in one suit")
-    elif len(set(kinds)) != 1:
-        raise ValueError(f"{spec!r}: all tiles of a {kind.value} must be the same")
-    if kind is MeldKind.KITA and kinds[0] != 30:
-        raise ValueError(f"kita is a North (4z), not {spec!r}")
+    problem = shape_problem(kind, group)
+    if problem is not None:
+        raise ValueError(f"{spec!r}: {problem}")
     if kind in (MeldKind.ANKAN, MeldKind.KITA):
         return Meld(kind, group)
     if kind is MeldKind.KAKAN:

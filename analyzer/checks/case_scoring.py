@@ -27,7 +27,7 @@ from mjaudit.events import Win, WinClaims
 from mjaudit.findings import JsonValue
 from mjaudit.frozen import quick_init
 from mjaudit.hands import HandResult, WinContext, check_tile_set
-from mjaudit.melds import Meld, MeldKind
+from mjaudit.melds import Meld, MeldKind, shape_problem
 from mjaudit.rules import RulesError, Ruleset, override, preset
 from mjaudit.tiles import Tile, tiles
 
@@ -205,9 +205,9 @@ def _meld(doc: JsonValue, where: str) -> Meld:
         known = ", ".join(k.value for k in MeldKind)
         raise CaseError(f"{where}.kind: {json.dumps(kind_text)} is not one of {known}")
     group = _tiles(_field(doc, "tiles", str, f"{where}."), f"{where}.tiles")
-    size = 1 if kind is MeldKind.KITA else 4 if kind.is_kan else 3
-    if len(group) != size:
-        raise CaseError(f"{where}.tiles: a {kind.value} has {size} tiles, not {len(group)}")
+    problem = shape_problem(kind, group)
+    if problem is not None:
+        raise CaseError(f"{where}.tiles: {problem}")
     called = _tile(doc["called"], f"{where}.called") if "called" in doc else None
     added = _tile(doc["added"], f"{where}.added") if "added" in doc else None
     from_seat = _int(doc, "from_seat", f"{where}.", 0, 3) if "from_seat" in doc else None

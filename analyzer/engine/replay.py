@@ -138,7 +138,8 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
         live.event_index = index
         try:
             _apply(live, ev, index)
-            idle = not live.clock.busy
+            # After the hand's end, every event goes through _apply, which refuses it.
+            idle = not live.clock.busy and live.ended is None
         except ReplayError as exc:
             _broken(live, ev, exc)
             live = None
@@ -167,6 +168,25 @@ def _dealer_of(
     return dealt if isinstance(nxt, DrawTile) and nxt.seat == dealt else None
 
 
+def _what(ev: Event) -> str:
+    """An event in a few words, for a message."""
+    match ev:
+        case DrawTile():
+            return f"seat {ev.seat} draws"
+        case Discard():
+            return f"seat {ev.seat} discards {ev.tile}"
+        case DeclareMeld():
+            return f"seat {ev.seat} declares {ev.meld}"
+        case RiichiDeclared():
+            return f"seat {ev.seat} declares riichi"
+        case RiichiAccepted():
+            return f"seat {ev.seat}'s riichi is accepted"
+        case DoraReveal():
+            return f"a dora indicator ({ev.indicator}) is turned"
+        case _:
+            return type(ev).__name__
+
+
 def _broken(state: RoundState, ev: Event, exc: ReplayError) -> None:
     """Mark the round as one the log made impossible to replay, from ``ev`` on."""
     state.record.complete = False
@@ -189,6 +209,10 @@ def _close(
 
 
 def _apply(state: RoundState, ev: Event, index: int) -> None:
+    if state.ended is not None and not isinstance(ev, Win | RoundDraw):
+        # A win (a double ron's second) or a draw after the end is on_win's and
+        # on_draw_end's to judge; nothing else follows the hand's end.
+        raise ReplayError(f"{_what(ev)} after the hand ended ({state.end_text()})")
     if state.clock.busy and not isinstance(ev, DoraReveal):
         state.before(ev)
     match ev:

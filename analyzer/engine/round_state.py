@@ -30,7 +30,7 @@ from mjaudit.events import (
 )
 from mjaudit.findings import Finding, Severity
 from mjaudit.hands import WinContext
-from mjaudit.melds import Meld, MeldKind
+from mjaudit.melds import Meld, MeldKind, shape_problem
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile, to_mpsz
 
@@ -51,6 +51,7 @@ class RoundState:
         "double_riichi",
         "draw_source",
         "drawn_ids",
+        "ended",
         "event_index",
         "findings",
         "first_discards",
@@ -108,6 +109,8 @@ class RoundState:
         self.ippatsu = [False] * 4
         self.declaring: int | None = None
         self.declared_discard: int | None = None  # the declaring seat's riichi discard
+        # The win or draw that ended the hand: None while it goes on.
+        self.ended: Win | RoundDraw | None = None
         self.discarded_once = [False] * 4
         self.first_discards: list[Tile | None] = [None] * 4
         self.calls_made = 0
@@ -456,6 +459,9 @@ class RoundState:
         seat, meld = ev.seat, ev.meld
         kind = meld.kind
         ids = meld.tile_ids
+        problem = shape_problem(kind, meld.tiles)
+        if problem is not None:
+            raise ReplayError(f"seat {seat} declares {meld}: {problem}")
         # A call takes a discard into a hand of 13; a kan of one's own or a kita is
         # declared on one's turn, holding 14 (a kan counting as three).
         size = len(self.hands[seat]) + 3 * self.nsets[seat]
@@ -470,6 +476,8 @@ class RoundState:
                 raise ReplayError(f"seat {seat} calls {meld} with no discard to call")
             discard = self.last_discard
             d_seat, d_tile, d_id = discard.seat, discard.tile, discard.tile_id
+            if d_seat == seat:
+                raise ReplayError(f"seat {seat} calls {meld} off its own discard")
             if meld.from_seat != d_seat:
                 raise ReplayError(
                     f"seat {seat} calls {meld} from seat {meld.from_seat}, "
@@ -603,6 +611,13 @@ class RoundState:
         seat, from_seat = ev.seat, ev.from_seat
         self.check_seat(seat)
         self.check_seat(from_seat)
+        ended = self.ended
+        if ended is not None and (
+            ev.tsumo or not isinstance(ended, Win) or ended.tsumo or ended.from_seat != from_seat
+        ):
+            # Only more rons of the same tile (a double or triple ron) follow a win.
+            raise ReplayError(f"seat {seat} wins after the hand ended ({self.end_text()})")
+        self.ended = ev
         claims = ev.claims
         chankan = False
         if ev.tsumo:
@@ -786,7 +801,20 @@ class RoundState:
                 len(ura),
             )
 
+    def end_text(self) -> str:
+        """How the hand ended, for a message about what the log plays after it."""
+        ended = self.ended
+        if isinstance(ended, Win):
+            how = "tsumo" if ended.tsumo else f"ron off seat {ended.from_seat}"
+            return f"seat {ended.seat}'s {how} at {ended.pos.where}"
+        if ended is not None:
+            return f"the {ended.reason.value} draw at {ended.pos.where}"
+        return "it goes on"
+
     def on_draw_end(self, ev: RoundDraw, index: int) -> DrawRecord:
+        if self.ended is not None:
+            raise ReplayError(f"a {ev.reason.value} draw after the hand ended ({self.end_text()})")
+        self.ended = ev
         # Every seat holds 13 tiles (a kan counting as three) when a hand ends in a
         # draw; an abortive draw may come on one's own turn, holding 14: nine
         # terminals is declared so, and libriichi writes four riichi after the next

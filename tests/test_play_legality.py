@@ -1,0 +1,159 @@
+"""Plays no log can hold: a call of the wrong tiles or off one's own discard, and
+anything played after the hand ended. Each is one ``inconsistent-log`` at the event,
+naming what is wrong (the replay cannot go on from it)."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzer.checks.audit import audit_log, resolve_rules
+from analyzer.checks.case_scoring import CaseError, read_case
+from parsers import load_bytes
+from tests.test_mjai import HAND
+from tests.test_mjai import mjai as _mjai
+
+# Seat 0 holds 123m 456p 789s EE PP, seat 1 123456789s NN CC, seat 2 1123456789p SS F,
+# seat 3 1123456789m WW F.
+_DEAL = [
+    HAND,
+    ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "N", "N", "C", "C"],
+    ["1p", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "S", "S", "F"],
+    ["1m", "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "W", "W", "F"],
+]
+
+
+def mjai(*events: dict[str, object]) -> bytes:
+    return _mjai(*events, start={"tehais": _DEAL})
+
+
+def _errors(data: bytes) -> list[tuple[str, str]]:
+    log = load_bytes(data, "play.jsonl")
+    result = audit_log(log, resolve_rules(log, "auto"))
+    assert result.error is None
+    return [(f.code, f.message) for f in result.findings if f.severity.value == "error"]
+
+
+def _replay_error(data: bytes) -> str:
+    broken = [m for code, m in _errors(data) if code == "inconsistent-log"]
+    assert len(broken) == 1, broken
+    return broken[0]
+
+
+@pytest.mark.parametrize(
+    ("call", "problem"),
+    [
+        pytest.param(
+            {"type": "pon", "actor": 1, "target": 0, "pai": "C", "consumed": ["N", "N"]},
+            "seat 1 declares pon:447z: all tiles of a pon are the same",
+            id="pon-of-other-tiles",
+        ),
+        pytest.param(
+            {"type": "chi", "actor": 1, "target": 0, "pai": "C", "consumed": ["N", "N"]},
+            "seat 1 declares chi:447z: a chi is a run of three in one suit",
+            id="chi-of-honours",
+        ),
+        pytest.param(
+            {"type": "daiminkan", "actor": 1, "target": 0, "pai": "C", "consumed": ["N"] * 3},
+            "seat 1 declares daiminkan:4447z: all tiles of a daiminkan are the same",
+            id="kan-of-other-tiles",
+        ),
+    ],
+)
+def test_a_call_of_tiles_that_make_no_meld_is_refused(
+    call: dict[str, object], problem: str
+) -> None:
+    data = mjai(
+        {"type": "tsumo", "actor": 0, "pai": "C"},
+        {"type": "dahai", "actor": 0, "pai": "C", "tsumogiri": True},
+        call,
+    )
+    assert _replay_error(data).endswith(problem)
+
+
+def test_a_chi_that_is_no_run_is_refused() -> None:
+    data = mjai(
+        {"type": "tsumo", "actor": 0, "pai": "3s"},
+        {"type": "dahai", "actor": 0, "pai": "3s", "tsumogiri": True},
+        {"type": "chi", "actor": 1, "target": 0, "pai": "3s", "consumed": ["1s", "5s"]},
+    )
+    assert _replay_error(data).endswith(
+        "seat 1 declares chi:135s: a chi is a run of three in one suit"
+    )
+
+
+def test_a_call_off_ones_own_discard_is_refused() -> None:
+    data = mjai(
+        {"type": "tsumo", "actor": 0, "pai": "E"},
+        {"type": "dahai", "actor": 0, "pai": "E", "tsumogiri": True},
+        {"type": "pon", "actor": 0, "target": 0, "pai": "E", "consumed": ["E", "E"]},
+    )
+    assert _replay_error(data).endswith("seat 0 calls pon:111z off its own discard")
+
+
+def test_a_draw_after_a_ron_is_refused() -> None:
+    data = mjai(
+        {"type": "tsumo", "actor": 0, "pai": "C"},
+        {"type": "dahai", "actor": 0, "pai": "C", "tsumogiri": True},
+        {"type": "hora", "actor": 1, "target": 0, "pai": "C"},
+        {"type": "tsumo", "actor": 1, "pai": "1p"},
+    )
+    assert _replay_error(data).endswith(
+        "seat 1 draws after the hand ended (seat 1's ron off seat 0 at line 5 {hora})"
+    )
+
+
+def test_a_second_tsumo_after_a_tsumo_is_refused() -> None:
+    data = mjai(
+        {"type": "tsumo", "actor": 0, "pai": "E"},
+        {"type": "hora", "actor": 0, "target": 0, "pai": "E"},
+        {"type": "hora", "actor": 0, "target": 0, "pai": "E"},
+    )
+    assert _replay_error(data).endswith(
+        "seat 0 wins after the hand ended (seat 0's tsumo at line 4 {hora})"
+    )
+
+
+def test_a_discard_after_a_draw_is_refused() -> None:
+    data = mjai(
+        {"type": "tsumo", "actor": 0, "pai": "C"},
+        {"type": "dahai", "actor": 0, "pai": "C", "tsumogiri": True},
+        {"type": "ryukyoku", "reason": "kyushukyuhai"},
+        {"type": "dahai", "actor": 1, "pai": "C"},
+    )
+    errors = [m for code, m in _errors(data) if code == "inconsistent-log"]
+    assert any("seat 1 discards 7z after the hand ended (the " in m for m in errors), errors
+
+
+def test_a_double_ron_is_not_play_after_the_end() -> None:
+    """Two rons of one discard: the second win is no play after the end."""
+    data = mjai(
+        {"type": "tsumo", "actor": 0, "pai": "C"},
+        {"type": "dahai", "actor": 0, "pai": "C", "tsumogiri": True},
+        {"type": "hora", "actor": 1, "target": 0, "pai": "C"},
+        {"type": "hora", "actor": 2, "target": 0, "pai": "C"},
+    )
+    assert [c for c, _ in _errors(data) if c == "inconsistent-log"] == []
+
+
+_CASE = {
+    "schema": "mjaudit.cases/1",
+    "id": "x",
+    "rules": {"players": 4},
+    "hand": {
+        "concealed": "234m567p22345s",
+        "win_tile": "5s",
+        "melds": [{"kind": "pon", "tiles": "224p", "called": "4p", "from_seat": 2}],
+    },
+    "situation": {
+        "seat": 0, "from_seat": 2, "dealer": 0, "honba": 0, "riichi_sticks": 0,
+        "tsumo": False, "riichi": False, "double_riichi": False, "ippatsu": False,
+        "rinshan": False, "chankan": False, "haitei": False, "houtei": False,
+        "tenhou": False, "chiihou": False, "renhou": False,
+        "seat_wind": "E", "round_wind": "E", "dora_indicators": ["1z"],
+    },
+}  # fmt: skip
+
+
+def test_a_case_meld_of_tiles_that_make_no_meld_is_a_bad_case() -> None:
+    with pytest.raises(CaseError, match=r"hand\.melds\[0\]\.tiles: all tiles of a pon are"):
+        read_case(_CASE)
