@@ -8,6 +8,7 @@ import pytest
 
 from analyzer.checks.audit import audit_log, resolve_rules
 from analyzer.checks.case_scoring import CaseError, read_case
+from mjaudit.findings import JsonValue
 from parsers import load_bytes
 from tests.test_mjai import HAND
 from tests.test_mjai import mjai as _mjai
@@ -135,7 +136,7 @@ def test_a_double_ron_is_not_play_after_the_end() -> None:
     assert [c for c, _ in _errors(data) if c == "inconsistent-log"] == []
 
 
-_CASE = {
+_CASE: JsonValue = {
     "schema": "mjaudit.cases/1",
     "id": "x",
     "rules": {"players": 4},
