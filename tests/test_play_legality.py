@@ -158,3 +158,185 @@ _CASE: JsonValue = {
 def test_a_case_meld_of_tiles_that_make_no_meld_is_a_bad_case() -> None:
     with pytest.raises(CaseError, match=r"hand\.melds\[0\]\.tiles: all tiles of a pon are"):
         read_case(_CASE)
+
+
+# -- a riichi hand does not change (rules-matrix §F) ----------------------------------
+
+
+def _riichi_game(seat1: list[str], *after: dict[str, object]) -> bytes:
+    """Seat 1, dealt ``seat1``, declares riichi on its first draw (tsumogiri 9p);
+    the others draw and discard 9p/8p/1z around it; then ``after``."""
+    deal = [
+        ["2m", "3m", "4m", "4p", "5pr", "6p", "7s", "8s", "9s", "E", "E", "P", "P"],
+        seat1,
+        ["1p", "1p", "2p", "3p", "7p", "8p", "S", "S", "F", "F", "N", "N", "C"],
+        ["5m", "6m", "7m", "8m", "9m", "9m", "W", "W", "C", "C", "2s", "2s", "9s"],
+    ]
+    start = [
+        {"type": "tsumo", "actor": 0, "pai": "7p"},
+        {"type": "dahai", "actor": 0, "pai": "7p", "tsumogiri": True},
+        {"type": "tsumo", "actor": 1, "pai": "9p"},
+        {"type": "reach", "actor": 1},
+        {"type": "dahai", "actor": 1, "pai": "9p", "tsumogiri": True},
+        {"type": "reach_accepted", "actor": 1},
+        {"type": "tsumo", "actor": 2, "pai": "9p"},
+        {"type": "dahai", "actor": 2, "pai": "9p", "tsumogiri": True},
+        {"type": "tsumo", "actor": 3, "pai": "8p"},
+        {"type": "dahai", "actor": 3, "pai": "8p", "tsumogiri": True},
+        {"type": "tsumo", "actor": 0, "pai": "E"},
+        {"type": "dahai", "actor": 0, "pai": "E", "tsumogiri": True},
+    ]
+    return _mjai(*start, *after, start={"tehais": deal})
+
+
+_WAITS_23M = ["1m", "1m", "1m", "2m", "4p", "5p", "6p", "6s", "7s", "8s", "3s", "4s", "5s"]
+
+
+def _errors_of(data: bytes, code: str) -> list[str]:
+    return [m for c, m in _errors(data) if c == code]
+
+
+def test_a_seat_in_riichi_discards_the_tile_it_drew() -> None:
+    data = _riichi_game(
+        _WAITS_23M,
+        {"type": "tsumo", "actor": 1, "pai": "9m"},
+        {"type": "dahai", "actor": 1, "pai": "5s", "tsumogiri": False},
+    )
+    assert _errors_of(data, "illegal-riichi") == [
+        "E1-0: seat 1 is in riichi and discards 5s from its hand, not the 9m it drew: "
+        "a riichi hand may not change"
+    ]
+
+
+def test_a_seat_in_riichi_calls_nothing() -> None:
+    data = _riichi_game(
+        _WAITS_23M,
+        {"type": "tsumo", "actor": 1, "pai": "9m"},
+        {"type": "dahai", "actor": 1, "pai": "9m", "tsumogiri": True},
+        {"type": "tsumo", "actor": 2, "pai": "5p"},
+        {"type": "dahai", "actor": 2, "pai": "5p", "tsumogiri": True},
+        {"type": "chi", "actor": 3, "target": 2, "pai": "5p", "consumed": ["4p", "6p"]},
+    )
+    assert _errors_of(data, "illegal-call") == []  # seat 3 is not in riichi
+    data = _riichi_game(
+        _WAITS_23M,
+        {"type": "tsumo", "actor": 1, "pai": "9m"},
+        {"type": "dahai", "actor": 1, "pai": "9m", "tsumogiri": True},
+        {"type": "tsumo", "actor": 2, "pai": "6s"},
+        {"type": "dahai", "actor": 2, "pai": "6s", "tsumogiri": True},
+        {"type": "tsumo", "actor": 3, "pai": "6p"},
+        {"type": "dahai", "actor": 3, "pai": "6p", "tsumogiri": True},
+        {"type": "tsumo", "actor": 0, "pai": "1p"},
+        {"type": "dahai", "actor": 0, "pai": "4p", "tsumogiri": False},
+        {"type": "chi", "actor": 1, "target": 0, "pai": "4p", "consumed": ["5p", "6p"]},
+    )
+    assert _errors_of(data, "illegal-call") == [
+        "E1-0: seat 1 is in riichi and calls chi:456p: a riichi hand may not change"
+    ]
+
+
+def test_a_concealed_kan_in_riichi_that_changes_the_waits_is_illegal() -> None:
+    """1112m 456p 678s 345s waits on 2m and 3m; the kan of 1m leaves 2m alone."""
+    data = _riichi_game(
+        _WAITS_23M,
+        {"type": "tsumo", "actor": 1, "pai": "1m"},
+        {"type": "ankan", "actor": 1, "consumed": ["1m"] * 4},
+    )
+    assert _errors_of(data, "illegal-call") == [
+        "E1-0: seat 1 is in riichi and declares ankan:1111m, which changes its waits from 23m to 2m"
+    ]
+
+
+def test_a_concealed_kan_in_riichi_that_keeps_the_waits_is_legal() -> None:
+    """111m 234m 456p 678s 5s waits on 5s, with the kan of 1m as without it."""
+    keeps = ["1m", "1m", "1m", "2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "5s"]
+    data = _riichi_game(
+        keeps,
+        {"type": "tsumo", "actor": 1, "pai": "1m"},
+        {"type": "ankan", "actor": 1, "consumed": ["1m"] * 4},
+    )
+    assert _errors_of(data, "illegal-call") == []
+
+
+def test_a_concealed_kan_in_riichi_without_the_drawn_tile_is_illegal() -> None:
+    """Okuri-kan: the four 1m were held at the declaration (waits: 5s)."""
+    four = ["1m", "1m", "1m", "1m", "2m", "3m", "4p", "5p", "6p", "6s", "7s", "8s", "5s"]
+    data = _riichi_game(
+        four,
+        {"type": "tsumo", "actor": 1, "pai": "9m"},
+        {"type": "ankan", "actor": 1, "consumed": ["1m"] * 4},
+    )
+    assert _errors_of(data, "illegal-call") == [
+        "E1-0: seat 1 is in riichi and declares ankan:1111m without the 9m it drew "
+        "(okuri-kan): a riichi hand may not change"
+    ]
+
+
+def test_an_open_hand_declaring_riichi_scores_no_riichi() -> None:
+    """Seat 1 pons 7z, declares riichi (an illegal-riichi) and wins by tsumo: the
+    win is scored as the open hand it is (chun, no riichi, no ippatsu)."""
+    from analyzer.engine.replay import replay
+
+    data = _mjai(
+        {"type": "tsumo", "actor": 0, "pai": "C"},
+        {"type": "dahai", "actor": 0, "pai": "C", "tsumogiri": True},
+        {"type": "pon", "actor": 1, "target": 0, "pai": "C", "consumed": ["C", "C"]},
+        {"type": "dahai", "actor": 1, "pai": "1s", "tsumogiri": False},
+        {"type": "tsumo", "actor": 2, "pai": "9p"},
+        {"type": "dahai", "actor": 2, "pai": "9p", "tsumogiri": True},
+        {"type": "tsumo", "actor": 3, "pai": "9m"},
+        {"type": "dahai", "actor": 3, "pai": "9m", "tsumogiri": True},
+        {"type": "tsumo", "actor": 0, "pai": "E"},
+        {"type": "dahai", "actor": 0, "pai": "E", "tsumogiri": True},
+        {"type": "tsumo", "actor": 1, "pai": "P"},
+        {"type": "reach", "actor": 1},
+        {"type": "dahai", "actor": 1, "pai": "P", "tsumogiri": True},
+        {"type": "reach_accepted", "actor": 1},
+        {"type": "tsumo", "actor": 2, "pai": "8p"},
+        {"type": "dahai", "actor": 2, "pai": "8p", "tsumogiri": True},
+        {"type": "tsumo", "actor": 3, "pai": "8m"},
+        {"type": "dahai", "actor": 3, "pai": "8m", "tsumogiri": True},
+        {"type": "tsumo", "actor": 0, "pai": "S"},
+        {"type": "dahai", "actor": 0, "pai": "S", "tsumogiri": True},
+        {"type": "tsumo", "actor": 1, "pai": "7s"},
+        {"type": "hora", "actor": 1, "target": 1, "pai": "7s"},
+        start={"tehais": _DEAL},
+    )
+    log = load_bytes(data, "open.jsonl")
+    win = replay(log, resolve_rules(log, "tenhou")).rounds[0].wins[0]
+    assert (win.context.riichi, win.context.double_riichi, win.context.ippatsu) == (
+        False,
+        False,
+        False,
+    )
+    assert _errors_of(data, "illegal-riichi") == ["E1-0: seat 1 declares riichi with an open hand"]
+
+
+def test_a_fifth_kan_is_refused() -> None:
+    """Seat 0 declares four concealed kans (1m, 2m, 3m, East); seat 1's kan of North
+    would be a fifth: the dead wall has four replacement tiles."""
+    deal = [
+        ["1m"] * 4 + ["2m"] * 4 + ["3m"] * 4 + ["E"],
+        ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "N", "N", "N", "C", "C"],
+        ["1p", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "S", "S", "F"],
+        ["5m", "6m", "7m", "8m", "9m", "9m", "W", "W", "F", "F", "2s", "2s", "9s"],
+    ]
+    kans: list[dict[str, object]] = [{"type": "tsumo", "actor": 0, "pai": "E"}]
+    for own, rinshan, marker in (("1m", "E", "1s"), ("2m", "E", "2p"), ("3m", "5p", "3p")):
+        kans += [
+            {"type": "ankan", "actor": 0, "consumed": [own] * 4},
+            {"type": "dora", "dora_marker": marker},
+            {"type": "tsumo", "actor": 0, "pai": rinshan},
+        ]
+    kans += [
+        {"type": "ankan", "actor": 0, "consumed": ["E"] * 4},
+        {"type": "dora", "dora_marker": "4p"},
+        {"type": "tsumo", "actor": 0, "pai": "6p"},
+        {"type": "dahai", "actor": 0, "pai": "6p", "tsumogiri": True},
+        {"type": "tsumo", "actor": 1, "pai": "N"},
+        {"type": "ankan", "actor": 1, "consumed": ["N"] * 4},
+    ]
+    data = _mjai(*kans, start={"tehais": deal})
+    assert _replay_error(data).endswith(
+        "seat 1 declares a fifth kan (ankan:4444z): the dead wall holds four replacement tiles"
+    )

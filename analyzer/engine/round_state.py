@@ -360,6 +360,8 @@ class RoundState:
                     ev.pos,
                     seat,
                 )
+        if self.riichi[seat]:
+            self.check_riichi_discard(seat, ev)
         ids = self.ids
         if ids is not None and tile_id is not None:
             own = ids[seat]
@@ -462,6 +464,8 @@ class RoundState:
         problem = shape_problem(kind, meld.tiles)
         if problem is not None:
             raise ReplayError(f"seat {seat} declares {meld}: {problem}")
+        if self.riichi[seat]:
+            self.check_riichi_meld(seat, meld, ev.pos)
         # A call takes a discard into a hand of 13; a kan of one's own or a kita is
         # declared on one's turn, holding 14 (a kan counting as three).
         size = len(self.hands[seat]) + 3 * self.nsets[seat]
@@ -556,6 +560,67 @@ class RoundState:
             assert_never(kind)
         self.last_draw = None
 
+    def check_riichi_discard(self, seat: int, ev: Discard) -> None:
+        """A seat in riichi discards the tile it drew: its hand may not change
+        (rules-matrix §F)."""
+        drawn = self.last_draw
+        if drawn is None or drawn.seat != seat:
+            return  # after a call, which is its own finding
+        if ev.tile_id is not None and drawn.tile_id is not None:
+            same = ev.tile_id == drawn.tile_id
+        else:
+            same = ev.tile == drawn.tile
+        if not same:
+            self.finding(
+                "illegal-riichi",
+                f"seat {seat} is in riichi and discards {ev.tile} from its hand, not the "
+                f"{drawn.tile} it drew: a riichi hand may not change",
+                ev.pos,
+                seat,
+            )
+
+    def check_riichi_meld(self, seat: int, meld: Meld, pos: SourcePos) -> None:
+        """A seat in riichi calls nothing; it may declare a concealed kan of the tile it
+        drew that leaves its waits as they were, and (three players) a kita
+        (rules-matrix §F "Ankan after riichi": okuri-kan and a changed wait forbidden)."""
+        kind = meld.kind
+        if kind is MeldKind.KITA:
+            return
+        if kind is not MeldKind.ANKAN:
+            self.finding(
+                "illegal-call",
+                f"seat {seat} is in riichi and calls {meld}: a riichi hand may not change",
+                pos,
+                seat,
+            )
+            return
+        drawn = self.last_draw
+        hand = self.hands[seat]
+        k = meld.tiles[0].kind
+        if drawn is None or drawn.seat != seat or sum(1 for t in hand if t.kind == k) < 4:
+            return  # not on its own draw, or tiles it does not hold: the replay says so
+        if drawn.tile.kind != k:
+            self.finding(
+                "illegal-call",
+                f"seat {seat} is in riichi and declares {meld} without the {drawn.tile} it "
+                "drew (okuri-kan): a riichi hand may not change",
+                pos,
+                seat,
+            )
+            return
+        before = waits(counts34(hand, drawn.tile))
+        rest = counts34(hand)
+        rest[k] -= 4
+        after = waits(rest)
+        if after != before:
+            self.finding(
+                "illegal-call",
+                f"seat {seat} is in riichi and declares {meld}, which changes its waits "
+                f"from {_kinds(before)} to {_kinds(after)}",
+                pos,
+                seat,
+            )
+
     def check_call(self, seat: int, meld: Meld, from_seat: int, pos: SourcePos) -> None:
         """Calls the rules forbid; the game can still be replayed, so these are findings."""
         if meld.kind is MeldKind.CHI and not self.rules.chi_allowed:
@@ -586,6 +651,11 @@ class RoundState:
 
     def kan_declared(self, seat: int, meld: Meld, pos: SourcePos) -> None:
         kind = meld.kind
+        if sum(self.kans_by_seat) == 4:
+            raise ReplayError(
+                f"seat {seat} declares a fifth kan ({meld}): the dead wall holds four "
+                "replacement tiles"
+            )
         self.last_kans[seat] = meld
         if kind is not MeldKind.DAIMINKAN and self.live_remaining == 0:
             self.finding(
@@ -670,11 +740,15 @@ class RoundState:
         dora = tuple(
             t if t is not None else self.claimed_indicator(ev, k) for k, t in enumerate(self.dora)
         )
+        # A riichi declared with an open hand (an illegal-riichi where it was made)
+        # scores nothing: an open hand has no riichi, ippatsu or ura dora.
+        riichi = self.riichi[seat] and not any(m.is_open for m in self.melds[seat])
+        ippatsu = self.ippatsu_before_kakan[seat] if chankan else self.ippatsu[seat]
         ctx = WinContext(
             tsumo=ev.tsumo,
-            riichi=self.riichi[seat] and not self.double_riichi[seat],
-            double_riichi=self.double_riichi[seat] and self.riichi[seat],
-            ippatsu=self.ippatsu_before_kakan[seat] if chankan else self.ippatsu[seat],
+            riichi=riichi and not self.double_riichi[seat],
+            double_riichi=self.double_riichi[seat] and riichi,
+            ippatsu=ippatsu and riichi,
             rinshan=ev.tsumo and replacement and (self.rules.kita_rinshan or not after_kita),
             chankan=chankan,
             haitei=ev.tsumo and last and not replacement,
@@ -850,6 +924,10 @@ class RoundState:
 
 
 _ORPHANS = frozenset({0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33})
+
+
+def _kinds(kinds: frozenset[int]) -> str:
+    return to_mpsz(Tile(k) for k in sorted(kinds)) if kinds else "nothing"
 
 
 def counts34(tiles: list[Tile] | tuple[Tile, ...], skip: Tile | None = None) -> list[int]:
