@@ -312,6 +312,47 @@ def test_an_open_hand_declaring_riichi_scores_no_riichi() -> None:
     assert _errors_of(data, "illegal-riichi") == ["E1-0: seat 1 declares riichi with an open hand"]
 
 
+_KANS_DEAL = [
+    ["1m"] * 4 + ["2m"] * 4 + ["3m"] * 4 + ["E"],
+    ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "N", "N", "N", "C", "C"],
+    ["1p", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "S", "S", "F"],
+    ["5m", "6m", "7m", "8m", "9m", "9m", "W", "W", "F", "F", "2s", "2s", "9s"],
+]
+
+
+def _kans(*own: tuple[str, str, str]) -> list[dict[str, object]]:
+    """Seat 0's concealed kans on its first turn: (kind, replacement, new indicator)."""
+    events: list[dict[str, object]] = [{"type": "tsumo", "actor": 0, "pai": "E"}]
+    for kind, rinshan, marker in own:
+        events += [
+            {"type": "ankan", "actor": 0, "consumed": [kind] * 4},
+            {"type": "dora", "dora_marker": marker},
+            {"type": "tsumo", "actor": 0, "pai": rinshan},
+        ]
+    return events
+
+
+def test_four_kans_by_two_players_end_the_hand_after_the_next_discard() -> None:
+    """Three kans by seat 0 and a fourth by seat 1: once seat 1's discard after its
+    replacement draw passes, the hand is a four-kan draw (Tenhou); the log plays on."""
+    events = _kans(("1m", "E", "1s"), ("2m", "E", "2p"), ("3m", "5p", "3p"))
+    events += [
+        {"type": "dahai", "actor": 0, "pai": "5p", "tsumogiri": True},
+        {"type": "tsumo", "actor": 1, "pai": "N"},
+        {"type": "ankan", "actor": 1, "consumed": ["N"] * 4},
+        {"type": "dora", "dora_marker": "4p"},
+        {"type": "tsumo", "actor": 1, "pai": "6p"},
+        {"type": "dahai", "actor": 1, "pai": "6p", "tsumogiri": True},
+        {"type": "tsumo", "actor": 2, "pai": "7p"},
+        {"type": "dahai", "actor": 2, "pai": "7p", "tsumogiri": True},
+    ]
+    data = _mjai(*events, start={"tehais": _KANS_DEAL})
+    assert _errors_of(data, "draw-mismatch") == [
+        "E1-0: these rules end the hand in a suukaikan draw after the fourth kan, by two "
+        "players or more at line 15 {ankan}, but the log plays on"
+    ]
+
+
 def test_a_fifth_kan_is_refused() -> None:
     """Seat 0 declares four concealed kans (1m, 2m, 3m, East); seat 1's kan of North
     would be a fifth: the dead wall has four replacement tiles."""

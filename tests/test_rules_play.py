@@ -7,6 +7,7 @@ ruleset without it, so a setting the engine does not read fails here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -447,3 +448,68 @@ def test_the_game_length_comes_from_the_rules_where_the_log_does_not_say_it() ->
             "log plays on into S1-0",
         )
     ]
+
+
+# -- abortive draws the rules make due (rules-matrix §E) ---------------------------------
+
+
+def _four_winds() -> GameLog:
+    """Four East first discards, no call; the hand plays on to a ron."""
+    b = GameBuilder(path="fourwinds.xml")
+    b.start_round(
+        ["2468m2468p2468s1z", "123m456m789m45p1s1z", "2468m2468p2468s1z", "2468m2468p2468s1z"],
+        dora="9s",
+    )
+    b.turn(0, "3z", "1z")
+    b.turn(1, "1s", "1z")
+    b.turn(2, "9m", "1z")
+    b.turn(3, "9m", "1z")
+    b.turn(0, "3p", "3p")
+    b.ron(
+        1, 0, fu=30, points=8000, yaku=[(Yaku.PINFU, 1), (Yaku.ITTSU, 2), (Yaku.DORA, 2)],
+        deltas=[-8000, 8000, 0, 0], limit=Limit.MANGAN,
+    )  # fmt: skip
+    return b.build()
+
+
+def _four_riichi() -> GameLog:
+    """Four riichi accepted; the hand plays on to a tsumo."""
+    b = GameBuilder(path="fourriichi.xml")
+    b.start_round(
+        ["123m456m789m45p11s", "123p456p789p45s22m", "123s456s789s34m33p", "111z222z333z44z55z"],
+        dora="9s",
+    )
+    for seat, tile in ((0, "7z"), (1, "7z"), (2, "7z"), (3, "6z")):
+        b.draw(seat, tile)
+        b.riichi(seat, tile)
+    b.turn(0, "6z", "6z")
+    b.draw(1, "6s")
+    b.tsumo(
+        1, fu=20, points=12000,
+        yaku=[(Yaku.MENZEN_TSUMO, 1), (Yaku.DOUBLE_RIICHI, 2), (Yaku.IPPATSU, 1),
+              (Yaku.PINFU, 1), (Yaku.ITTSU, 2), (Yaku.URA_DORA, 0)],
+        deltas=[-6000, 16000, -3000, -3000], limit=Limit.HANEMAN, ura="8s",
+    )  # fmt: skip
+    return b.build()
+
+
+@pytest.mark.parametrize(
+    ("build", "draw", "why"),
+    [
+        (_four_winds, "suufon-renda", "the four first discards are 1z at element 12 <G111/>"),
+        (_four_riichi, "suucha-riichi", "the fourth riichi at element 20 <REACH/>"),
+    ],
+)
+def test_a_hand_that_plays_past_a_due_abortive_draw(
+    build: Callable[[], GameLog], draw: str, why: str
+) -> None:
+    """Under rules that have the draw, the hand ends there (libriichi writes it after
+    the next seat's draw, so the finding is at the event after that draw); under
+    rules without it, the hand goes on."""
+    log = build()
+    found = _round_findings(log, TENHOU, "draw-mismatch")
+    assert [f.message for f in found] == [
+        f"E1-0: these rules end the hand in a {draw} draw after {why}, but the log plays on"
+    ]
+    without = replace(TENHOU, abortive_draws=frozenset())
+    assert _round_findings(log, without, "draw-mismatch") == []

@@ -69,6 +69,8 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
         if (kind is DrawTile or kind is Discard) and idle and live is not None:
             # Nearly every event: a draw or a discard, straight to the state.
             live.event_index = index
+            if live.abort_due is not None:
+                live.check_abort(ev)
             try:
                 if kind is DrawTile:
                     live.on_draw(ev)  # type: ignore[arg-type]
@@ -213,6 +215,8 @@ def _apply(state: RoundState, ev: Event, index: int) -> None:
         # A win (a double ron's second) or a draw after the end is on_win's and
         # on_draw_end's to judge; nothing else follows the hand's end.
         raise ReplayError(f"{_what(ev)} after the hand ended ({state.end_text()})")
+    if state.abort_due is not None:
+        state.check_abort(ev)
     if state.clock.busy and not isinstance(ev, DoraReveal):
         state.before(ev)
     match ev:

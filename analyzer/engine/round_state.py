@@ -20,6 +20,7 @@ from mjaudit.events import (
     DeclareMeld,
     Discard,
     DoraReveal,
+    DrawReason,
     DrawTile,
     Event,
     RiichiAccepted,
@@ -41,6 +42,10 @@ class RoundState:
     """The live state of one hand while its events are applied."""
 
     __slots__ = (
+        "abort_at",
+        "abort_due",
+        "abort_grace",
+        "abort_left",
         "called_discards",
         "calls_made",
         "clock",
@@ -111,6 +116,14 @@ class RoundState:
         self.declared_discard: int | None = None  # the declaring seat's riichi discard
         # The win or draw that ended the hand: None while it goes on.
         self.ended: Win | RoundDraw | None = None
+        # An abortive draw the rules make due (four winds, four riichi, four kans):
+        # its kind, why and where, the events still allowed before it (a kan's
+        # replacement draw and discard) and whether the next seat's draw came (libriichi
+        # writes the draw after it).
+        self.abort_due: DrawReason | None = None
+        self.abort_at = ""
+        self.abort_left = 0
+        self.abort_grace = True
         self.discarded_once = [False] * 4
         self.first_discards: list[Tile | None] = [None] * 4
         self.calls_made = 0
@@ -409,6 +422,14 @@ class RoundState:
             self.discarded_once[seat] = True
             if is_riichi:
                 self.double_riichi[seat] = self.calls_made == 0
+            if tile.is_wind and self.players == 4 and all(self.discarded_once):
+                first = self.first_discards
+                if self.calls_made == 0 and all(
+                    t is not None and t.kind == tile.kind for t in first
+                ):
+                    self.due_abort(
+                        DrawReason.SUUFON_RENDA, f"the four first discards are {tile}", ev.pos, 0
+                    )
         elif is_riichi:
             self.double_riichi[seat] = False
         self.next_drawer = (seat + 1) % self.players
@@ -456,6 +477,8 @@ class RoundState:
         self.sticks += 1
         self.record.riichi_seats.append(seat)
         self.record.riichi_claims.append((self.event_index, seat, ev.scores, ev.deltas))
+        if self.players == 4 and all(self.riichi):
+            self.due_abort(DrawReason.SUUCHA_RIICHI, "the fourth riichi", ev.pos, 0)
 
     def on_meld(self, ev: DeclareMeld) -> None:
         seat, meld = ev.seat, ev.meld
@@ -559,6 +582,35 @@ class RoundState:
         else:
             assert_never(kind)
         self.last_draw = None
+
+    def due_abort(self, reason: DrawReason, why: str, pos: SourcePos, left: int) -> None:
+        """An abortive draw the rules have becomes due: the hand ends there unless a
+        win comes first (rules-matrix §E), after ``left`` more events (a kan's
+        replacement draw and discard)."""
+        if reason.value in self.rules.abortive_draws and self.abort_due is None:
+            self.abort_due = reason
+            self.abort_at = f"{why} at {pos.where}"
+            self.abort_left = left
+
+    def check_abort(self, ev: Event) -> None:
+        """An event while an abortive draw is due: a win or the draw itself ends the
+        hand; anything else plays on past it (one ``draw-mismatch`` for the hand)."""
+        if isinstance(ev, Win | RoundDraw | DoraReveal | RiichiDeclared | RiichiAccepted):
+            return
+        if self.abort_left:
+            self.abort_left -= 1
+            return
+        if self.abort_grace and isinstance(ev, DrawTile):
+            self.abort_grace = False  # libriichi writes the draw after the next seat's draw
+            return
+        assert self.abort_due is not None
+        self.finding(
+            "draw-mismatch",
+            f"these rules end the hand in a {self.abort_due.value} draw after "
+            f"{self.abort_at}, but the log plays on",
+            ev.pos,
+        )
+        self.abort_due = None
 
     def check_riichi_discard(self, seat: int, ev: Discard) -> None:
         """A seat in riichi discards the tile it drew: its hand may not change
@@ -665,6 +717,9 @@ class RoundState:
                 seat,
             )
         self.kans_by_seat[seat] += 1
+        if sum(self.kans_by_seat) == 4 and sum(1 for k in self.kans_by_seat if k) > 1:
+            # The hand ends once the discard after the replacement draw passes.
+            self.due_abort(DrawReason.SUUKAIKAN, "the fourth kan, by two players or more", pos, 2)
         self.replacement_due = seat
         self.replacement_cause = kind
         if self.rules.kan_dora:
