@@ -314,15 +314,17 @@ def test_a_fourth_kan_added_to_a_pon_makes_no_one_liable() -> None:
 WAIT_3P = ("123m456m789m45p11s", "123m456m789m45p22s", "123m456m789m45p33s")
 
 
-def _multiple_ron(winners: int, *, draw: bool = False) -> GameLog:
-    """Seat 0 discards 3p; ``winners`` seats win on it (or the hand is a triple-ron draw)."""
+def _multiple_ron(winners: int, *, draw: bool = False, farthest_first: bool = False) -> GameLog:
+    """Seat 0 discards 3p; ``winners`` seats win on it (or the hand is a triple-ron
+    draw), listed nearest first, or farthest first."""
     b = GameBuilder(path="ron.xml", aka=False)
     b.start_round(["2468m2468p2468s1z", *WAIT_3P], dora="9s")
     b.turn(0, "3p")
     if draw:
         b.draw_game((0, 0, 0, 0), reason=DrawReason.SANCHAHOU)
         return b.build()
-    for seat in range(1, winners + 1):
+    seats = range(1, winners + 1)
+    for seat in reversed(seats) if farthest_first else seats:
         deltas = [0, 0, 0, 0]
         deltas[0], deltas[seat] = -8000, 8000
         b.ron(seat, 0, fu=30, points=8000, yaku=(), deltas=deltas)
@@ -355,6 +357,13 @@ def test_a_second_ron_under_head_bump_is_an_illegal_call() -> None:
         )
     ]
     assert _round_findings(_multiple_ron(2), TENHOU, "illegal-call") == []
+
+
+def test_head_bump_names_the_farther_winner_whichever_the_log_lists_first() -> None:
+    """Seats 1 and 2 ron seat 0's tile, seat 2's win listed first: seat 1, nearer the
+    discarder, wins by head-bump; seat 2's win is the one the rules do not allow."""
+    found = _round_findings(_multiple_ron(2, farthest_first=True), preset("jpml"), "illegal-call")
+    assert [f.seat for f in found] == [2]
 
 
 def test_three_rons_where_a_triple_ron_is_an_abortive_draw() -> None:

@@ -123,7 +123,10 @@ def _multiple_ron(rnd: RoundReplay, rules: Ruleset, path: str) -> list[Finding]:
         rec = rons[0]
     elif rules.triple_ron == "atamahane" or (n == 2 and not rules.double_ron):
         why = "these rules let only the winner nearest the discarder win (head-bump)"
-        rec = rons[1]
+        # The first win not allowed: the second nearest, whichever order the log
+        # lists the wins in.
+        players = rules.players
+        rec = sorted(rons, key=lambda r: (r.seat - r.from_seat) % players)[1]
     else:
         return []
     message = f"{n} players ron seat {rec.from_seat}'s tile: {why}"
