@@ -381,3 +381,37 @@ def test_a_fifth_kan_is_refused() -> None:
     assert _replay_error(data).endswith(
         "seat 1 declares a fifth kan (ankan:4444z): the dead wall holds four replacement tiles"
     )
+
+
+def test_a_riichi_accepted_before_its_tile_is_ronned_is_one_finding() -> None:
+    """Seat 1 declares riichi discarding 6z; the log accepts it, then seat 2 rons the
+    6z (honitsu, ittsu, hatsu: 12000) and settles without the stick, as the rules have it (a
+    riichi is accepted once its discard passes). One finding, at the acceptance's
+    contradiction; the payments and scores follow the hand without the riichi."""
+    deal = [
+        _DEAL[0],
+        _DEAL[1],
+        ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "S", "S", "F", "F"],
+        _DEAL[3],
+    ]
+    data = _mjai(
+        {"type": "tsumo", "actor": 0, "pai": "7p"},
+        {"type": "dahai", "actor": 0, "pai": "7p", "tsumogiri": True},
+        {"type": "tsumo", "actor": 1, "pai": "F"},
+        {"type": "reach", "actor": 1},
+        {"type": "dahai", "actor": 1, "pai": "F", "tsumogiri": True},
+        {"type": "reach_accepted", "actor": 1},
+        {
+            "type": "hora", "actor": 2, "target": 1, "pai": "F",
+            "deltas": [0, -12000, 12000, 0], "scores": [25000, 13000, 37000, 25000],
+        },
+        start={"tehais": deal, "dora_marker": "9s"},
+    )  # fmt: skip
+    assert [e for e in _errors(data) if e[0] != "game-incomplete"] == [
+        (
+            "inconsistent-log",
+            "E1-0: seat 2 rons the tile that declared seat 1's riichi, which the log "
+            "accepted before the ron: a riichi is accepted once its discard passes; "
+            "replayed without it",
+        )
+    ]

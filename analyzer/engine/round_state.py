@@ -755,6 +755,11 @@ class RoundState:
         else:
             if self.last_discard is not None and self.last_discard.seat == from_seat:
                 win_tile = self.last_discard.tile
+                if (
+                    self.riichi[from_seat]
+                    and self.discard_indexes[from_seat][-1] in self.riichi_discards
+                ):
+                    self.unaccept(from_seat, ev)
             elif self.last_kakan is not None and self.last_kakan[0] == from_seat:
                 added = self.last_kakan[1]
                 assert added.tiles
@@ -929,6 +934,25 @@ class RoundState:
                 0,
                 len(ura),
             )
+
+    def unaccept(self, seat: int, ev: Win) -> None:
+        """A ron of the tile that declared ``seat``'s riichi, which the log accepted
+        before it: a riichi is accepted once its discard passes (rules-matrix §F), so
+        this one never was; the hand goes on without it (no stick, no riichi)."""
+        self.finding(
+            "inconsistent-log",
+            f"seat {ev.seat} rons the tile that declared seat {seat}'s riichi, which the "
+            "log accepted before the ron: a riichi is accepted once its discard passes; "
+            "replayed without it",
+            ev.pos,
+            seat,
+        )
+        self.riichi[seat] = self.double_riichi[seat] = self.ippatsu[seat] = False
+        self.scores[seat] += 1000
+        self.sticks -= 1
+        self.record.riichi_seats.remove(seat)
+        claims = self.record.riichi_claims
+        claims.pop(max(k for k, claim in enumerate(claims) if claim[1] == seat))
 
     def end_text(self) -> str:
         """How the hand ended, for a message about what the log plays after it."""
