@@ -415,3 +415,15 @@ def test_a_riichi_accepted_before_its_tile_is_ronned_is_one_finding() -> None:
             "replayed without it",
         )
     ]
+
+
+def test_a_replay_error_names_the_seat_whose_event_it_is() -> None:
+    data = mjai(
+        {"type": "tsumo", "actor": 0, "pai": "C"},
+        {"type": "dahai", "actor": 0, "pai": "C", "tsumogiri": True},
+        {"type": "hora", "actor": 1, "target": 0, "pai": "C"},
+        {"type": "tsumo", "actor": 2, "pai": "1p"},
+    )
+    log = load_bytes(data, "play.jsonl")
+    result = audit_log(log, resolve_rules(log, "auto"))
+    assert [f.seat for f in result.findings if f.code == "inconsistent-log"] == [2]

@@ -196,6 +196,7 @@ def _broken(state: RoundState, ev: Event, exc: ReplayError) -> None:
         "inconsistent-log",
         f"the log cannot be replayed at {ev.pos.where}: {exc.message}",
         ev.pos,
+        getattr(ev, "seat", None),  # the seat whose play it is, where the event has one
     )
 
 

@@ -454,7 +454,8 @@ class RoundState:
             and self.live_remaining < rules.riichi_min_live_tiles
         ):
             problems.append(
-                f"with {self.live_remaining} tiles left in the wall "
+                f"with {self.live_remaining} tile{'' if self.live_remaining == 1 else 's'} "
+                "left in the wall "
                 f"(at least {rules.riichi_min_live_tiles})"
             )
         for problem in problems:
