@@ -350,6 +350,10 @@ _JPML = replace(
     # as a limit: a hand worth more by its own yaku and dora is paid that (pixiv
     # 日本プロ麻雀連盟 common rules: "人和満貫 ... 8翻(場ゾロ込)以上ある場合は複合せず").
     renhou="mangan",
+    # JPML-K ("国士無双 暗カンでもチャンカン可"): thirteen orphans robs a concealed kan;
+    # JPML-R ("ツモ番がなくてもリーチをかけることができる"): riichi needs no draw left.
+    kokushi_robs_ankan=True,
+    riichi_min_live_tiles=None,
     start_points=30000,
     return_points=30000,
     uma=(8, 4, -4, -8),
@@ -485,6 +489,9 @@ _MU = replace(
     pao_yakuman=frozenset({"daisangen", "daisuushii"}),
     # MU-K rule 19: no kokushi ron on a concealed kan.
     kokushi_robs_ankan=False,
+    # Unverified (no MU text on it was read): four draws left, as before JPML's
+    # own value was read from its source.
+    riichi_min_live_tiles=4,
     # MU-K rules 20 and 21: no renhou, no nagashi mangan.
     renhou="none",
     nagashi_mangan=False,

@@ -111,6 +111,8 @@ def test_wrc_riichi_on_the_last_draw_is_legal() -> None:
         "E1-0: seat 1 declares riichi with 0 tiles left in the wall (at least 4)"
     ]
     assert _round_findings(log, WRC, "illegal-riichi") == []
+    # JPML-R: "ツモ番がなくてもリーチをかけることができる".
+    assert _round_findings(log, preset("jpml"), "illegal-riichi") == []
 
 
 # -- temporary furiten lifted by a call (seed 004, furiten section) -----------------------
@@ -221,7 +223,7 @@ def _as_yakuman(b: GameBuilder, yaku: Yaku, pao_seat: int | None = None) -> None
 
 def test_kokushi_robs_a_concealed_kan_where_the_rules_allow_it() -> None:
     log = _ankan_robbed()
-    for name in ("mahjongsoul", "wrc"):
+    for name in ("mahjongsoul", "wrc", "jpml"):
         rules = preset(name)
         assert rules.kokushi_robs_ankan
         result = _audit(log, rules)
