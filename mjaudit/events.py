@@ -187,6 +187,9 @@ class EndClaims:
     final_scores: tuple[int, ...] | None = None
     results: tuple[float, ...] | None = None
     result_texts: tuple[str, ...] | None = None
+    # The log records its result in a form that cannot be read (a Mahjong Soul result
+    # that lists a seat twice, say): what is wrong, for an ``unchecked`` warning.
+    unread: str | None = None
 
 
 class PositionSource(Protocol):

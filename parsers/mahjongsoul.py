@@ -497,25 +497,34 @@ class _Reader:
 
     def end_claims(self) -> EndClaims:
         result = self.head.get("result")
+        if result is None:
+            return EndClaims()  # a record without its result: not checked, nothing to say
         rows = result.get("players") if isinstance(result, dict) else None
+        where = "the record's result (head.result.players)"
         if not isinstance(rows, list) or len(rows) != self.players:
-            return EndClaims()
+            got = f"{len(rows)} rows" if isinstance(rows, list) else short(rows)
+            return EndClaims(unread=f"{where} is {got}, not one row per seat")
         finals: list[int | None] = [None] * self.players
         points: list[float | None] = [None] * self.players
-        for row in rows:
+        for k, row in enumerate(rows):
             if not isinstance(row, dict):
-                return EndClaims()
+                return EndClaims(unread=f"{where}: row {k} is {short(row)}, not an object")
             seat = row.get("seat", 0)
             score = row.get("part_point_1", row.get("part_point1", 0))
             total = row.get("total_point", 0)
             if type(seat) is not int or not 0 <= seat < self.players:
-                return EndClaims()
+                return EndClaims(unread=f"{where}: row {k}'s seat is {short(seat)}")
             if type(score) is not int or type(total) is not int:
-                return EndClaims()
+                return EndClaims(
+                    unread=f"{where}: row {k}'s points are {short(score)} and {short(total)}, "
+                    "not whole numbers"
+                )
+            if finals[seat] is not None:
+                return EndClaims(unread=f"{where}: seat {seat} is listed twice")
             finals[seat] = score
             points[seat] = total / 1000
         if any(v is None for v in finals) or any(v is None for v in points):
-            return EndClaims()
+            return EndClaims(unread=f"{where}: a seat is missing")
         return EndClaims(
             final_scores=_pad(tuple(v for v in finals if v is not None)),
             results=tuple(v for v in points if v is not None) + (0.0,) * (4 - self.players),

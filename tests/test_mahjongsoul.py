@@ -10,12 +10,13 @@ from __future__ import annotations
 import copy
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from analyzer.checks.audit import FileAudit, audit_log, resolve_rules
+from analyzer.checks.audit import FileAudit, audit_log, audit_path, resolve_rules
 from mjaudit.errors import LogFormatError
 from mjaudit.events import (
     DeclareMeld,
@@ -397,3 +398,44 @@ def test_a_list_of_records_is_one_game_per_file() -> None:
     said = r"\(top level\): a list of 2 Mahjong Soul records: one game per file"
     with pytest.raises(LogFormatError, match=said):
         load_bytes(json.dumps([record, record]).encode(), "two.json")
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    ("edit", "why"),
+    [
+        pytest.param(
+            lambda rows: rows[1].__setitem__("seat", 0),
+            "the record's result (head.result.players): seat 0 is listed twice",
+            id="a-seat-twice",
+        ),
+        pytest.param(
+            lambda rows: rows.pop(),
+            "the record's result (head.result.players) is 3 rows, not one row per seat",
+            id="a-row-missing",
+        ),
+        pytest.param(
+            lambda rows: rows[2].__setitem__("total_point", "x"),
+            "the record's result (head.result.players): row 2's points are 27200 and 'x', "
+            "not whole numbers",
+            id="points-not-numbers",
+        ),
+    ],
+)
+def test_a_result_that_cannot_be_read_is_said_not_checked(
+    tmp_path: Path, edit: Callable[[list[dict[str, object]]], object], why: str
+) -> None:
+    """The hands are audited; the final checks that cannot be made are one
+    ``unchecked`` warning naming what is wrong (they were dropped without a word)."""
+    doc = ms_doc(GDR_4P)
+    edit(doc["head"]["result"]["players"])
+    path = tmp_path / "result.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    result = audit_path(str(path), "auto")
+    assert result.error is None and result.rounds > 0
+    found = [
+        (f.code, f.severity.value, f.message) for f in result.findings if f.code == "unchecked"
+    ]
+    assert found == [
+        ("unchecked", "warning", f"the game's final scores and results are not checked: {why}")
+    ]

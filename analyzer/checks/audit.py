@@ -310,6 +310,12 @@ def audit_log(
         ends, final = _check_end(game, state, log, links, early)
         findings.extend(ends)
         checks["game_ends_checked"] += 1
+    if game.end is not None and game.end.claims.unread is not None:
+        message = f"the game's final scores and results are not checked: {game.end.claims.unread}"
+        last = game.rounds[-1].label if game.rounds else None
+        findings.append(
+            Finding("unchecked", Severity.WARNING, message, log.path, last, game.end_index, None)
+        )
     if keep_replay and final is None and state is not None:
         # A game with no recorded end: what it should end with, for the report.
         start = log.start
