@@ -212,9 +212,10 @@ def _close(
 
 
 def _apply(state: RoundState, ev: Event, index: int) -> None:
-    if state.ended is not None and not isinstance(ev, Win | RoundDraw):
+    if state.ended is not None and not isinstance(ev, Win | RoundDraw | DoraReveal):
         # A win (a double ron's second) or a draw after the end is on_win's and
-        # on_draw_end's to judge; nothing else follows the hand's end.
+        # on_draw_end's to judge; an indicator shown with the result is the kan-dora
+        # clock's; no play follows the hand's end.
         raise ReplayError(f"{_what(ev)} after the hand ended ({state.end_text()})")
     if state.abort_due is not None:
         state.check_abort(ev)
