@@ -792,18 +792,31 @@ class _Reader:
         what that winner received; the discarder paid each of them that much, except
         the riichi sticks on the table, which the winner first in turn order after
         the discarder takes (the Tenhou reading, and how every double ron's delta in
-        the corpus adds up). A pao payer's part follows the same split. Where the
-        record's numbers cannot be split so (a seat that is neither winner nor
-        payer moves), the whole delta stays on the first win and the others claim
-        none: the audit then names the difference.
+        the corpus adds up). A seat liable for one win (its ``baopai``), neither
+        the discarder nor a winner, paid its part of that win: all it lost is that
+        win's, and the discarder paid the rest. Where the record's numbers cannot be
+        split so (a seat that is neither winner, discarder nor a win's liable seat
+        moves), the whole delta stays on the first win and the others claim none:
+        the audit then names the difference.
         """
         if deltas is None or len(wins) == 1:
             return [deltas] + [None] * (len(wins) - 1)
         payer = wins[0][1]
         winners = [seat for seat, _, _ in wins]
         n = self.players
-        if any(f != payer for _, f, _ in wins) or any(
-            deltas[s] for s in range(4) if s != payer and s not in winners
+        liable: dict[int, int] = {}  # a win's liable seat, where it is a bystander
+        for seat, _, h in wins:
+            baopai = h.get("baopai", 0)
+            if type(baopai) is int and 0 < baopai <= n and baopai - 1 not in (payer, *winners):
+                liable[seat] = baopai - 1
+        if (
+            any(f != payer for _, f, _ in wins)
+            or len(set(liable.values())) != len(liable)
+            or any(
+                deltas[s]
+                for s in range(4)
+                if s != payer and s not in winners and s not in liable.values()
+            )
         ):
             return [deltas] + [None] * (len(wins) - 1)
         sticks = sum(deltas)  # the sticks on the table: the only points not paid by a seat
@@ -812,7 +825,11 @@ class _Reader:
         for seat in winners:
             share = [0] * 4
             share[seat] = deltas[seat]
-            share[payer] = -(deltas[seat] - (sticks if seat == first else 0))
+            paid = deltas[seat] - (sticks if seat == first else 0)
+            if seat in liable:
+                share[liable[seat]] = deltas[liable[seat]]
+                paid += deltas[liable[seat]]
+            share[payer] = -paid
             out.append(tuple(share))
         return out
 

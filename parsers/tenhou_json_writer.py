@@ -304,7 +304,14 @@ def _score_text(ev: Win, dealer: int, players: int) -> str:
     else:
         base = _LIMIT_BASE[limit]
         if limit is Limit.YAKUMAN and c.yakuman is not None:
-            base *= len(c.yakuman)
+            # As many yakuman as the win is worth: a double pattern (suuankou tanki,
+            # where the rules score it double) counts two; the claimed points say it,
+            # else one a yakuman listed.
+            one = _payments(base, ev.tsumo, ev.seat == dealer, players)[1]
+            times = len(c.yakuman)
+            if c.points is not None and c.points > 0 and c.points % one == 0:
+                times = c.points // one
+            base *= times
         head = LIMIT_NAMES[limit]
     pay, total = _payments(base, ev.tsumo, ev.seat == dealer, players)
     if c.points is not None and c.points != total and limit is Limit.NONE:

@@ -16,7 +16,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mjaudit.events import GameEnd, GameLog, GameStart, PlayerInfo, RoundStart
+from mjaudit.errors import SourcePos
+from mjaudit.events import (
+    GameEnd,
+    GameLog,
+    GameStart,
+    Limit,
+    PlayerInfo,
+    RoundStart,
+    Win,
+    WinClaims,
+)
+from mjaudit.yaku import Yaku
 from parsers import load, load_bytes
 from parsers.convert import ConvertError, convert_file, convert_log
 from reports.cli import main
@@ -216,3 +227,25 @@ def test_start_names_survive_odd_text() -> None:
     for to in ("mjai", "tenhou-json"):
         back = round_trip(game, to)
         assert tuple(p.name for p in back.start.players) == odd
+
+
+@pytest.mark.parametrize(
+    ("yakuman", "points", "text"),
+    [
+        ((Yaku.SUUANKOU_TANKI,), 64000, "役満64000点"),
+        ((Yaku.SUUANKOU_TANKI, Yaku.SUUKANTSU), 96000, "役満96000点"),
+        ((Yaku.DAISANGEN,), 32000, "役満32000点"),
+        ((Yaku.DAISANGEN, Yaku.TSUUIISOU), None, "役満64000点"),
+    ],
+)
+def test_a_yakuman_score_string_counts_what_the_win_is_worth(
+    yakuman: tuple[Yaku, ...], points: int | None, text: str
+) -> None:
+    """A double pattern where the rules score it double (Mahjong Soul: suuankou
+    tanki) is two yakuman on Tenhou's table: the Tenhou JSON writer refused a record
+    with one (it counted the yakuman listed, not what they are worth)."""
+    from parsers.tenhou_json_writer import _score_text
+
+    claims = WinClaims(limit=Limit.YAKUMAN, yakuman=yakuman, points=points)
+    win = Win(SourcePos("x", 1, "", "hule"), 1, 0, claims)
+    assert _score_text(win, 0, 4) == text

@@ -195,6 +195,29 @@ def test_double_ron_splits_the_records_one_delta() -> None:
     assert not [f for f in result.findings if f.code == "payment-mismatch"]
 
 
+def test_a_double_ron_with_a_liable_bystander_splits_its_part_to_its_win() -> None:
+    """The corpus's double ron with the second winner's hand made liable to seat 0 (a
+    bystander: ``baopai`` 1), which pays 1000 of its 2000: that part is the second
+    win's, the discarder (seat 3) paid the rest. Before, any bystander's move left the
+    whole delta on the first win and the second claiming none."""
+    doc = ms_doc(REC_4P)
+    hule = next(
+        data
+        for name, data in ms_records(doc)
+        if name == "RecordHule" and len(data.get("hules", [])) == 2
+    )
+    hule["hules"][1]["baopai"] = 1
+    hule["deltaScores"] = [-1000, 4900, 2000, -4900]
+    log = load_bytes(json.dumps(doc).encode(), REC_4P)
+    wins = [e for e in log.events if isinstance(e, Win)]
+    k = next(k for k, w in enumerate(wins) if w.claims.pao_seat == 0)
+    double = wins[k - 1 : k + 1]
+    assert [(w.seat, w.claims.deltas) for w in double] == [
+        (1, (0, 4900, 0, -3900)),
+        (2, (-1000, 0, 2000, -1000)),
+    ]
+
+
 def test_exhaustive_draws_claim_tenpai_and_payments() -> None:
     log = load_bytes(ms_path(REC_LIUJU).read_bytes(), REC_LIUJU)
     draws = [
