@@ -427,3 +427,25 @@ def test_a_replay_error_names_the_seat_whose_event_it_is() -> None:
     log = load_bytes(data, "play.jsonl")
     result = audit_log(log, resolve_rules(log, "auto"))
     assert [f.seat for f in result.findings if f.code == "inconsistent-log"] == [2]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(("rules", "due"), [("tenhou-sanma", True), ("mahjongsoul-sanma", False)])
+def test_three_riichi_are_due_in_three_player_rules_that_have_the_draw(
+    rules: str, due: bool
+) -> None:
+    """Three players: all three in riichi is the all-riichi draw where the rules have
+    it (Tenhou sanma, rules-matrix §E), not where they do not (Mahjong Soul)."""
+    from analyzer.engine.round_state import RoundState
+    from mjaudit.events import DrawReason, RiichiAccepted, RoundStart
+    from mjaudit.rules import preset
+    from tests.conftest import corpus_file
+
+    log = load_bytes(corpus_file("dnovikoff-tenhou_sanma.xml").read_bytes(), "sanma.xml")
+    start = next(e for e in log.events if isinstance(e, RoundStart))
+    state = RoundState(start, preset(rules), 3, 0)
+    for seat in range(3):
+        state.declaring = seat
+        state.on_riichi_accepted(RiichiAccepted(start.pos, seat))
+        assert (state.abort_due is not None) is (due and seat == 2)
+    assert state.abort_due in (None, DrawReason.SUUCHA_RIICHI)

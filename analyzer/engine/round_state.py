@@ -478,7 +478,7 @@ class RoundState:
         self.sticks += 1
         self.record.riichi_seats.append(seat)
         self.record.riichi_claims.append((self.event_index, seat, ev.scores, ev.deltas))
-        if self.players == 4 and all(self.riichi):
+        if sum(self.riichi) == self.players:  # three players: three riichi (rules-matrix §E)
             self.due_abort(DrawReason.SUUCHA_RIICHI, "the fourth riichi", ev.pos, 0)
 
     def on_meld(self, ev: DeclareMeld) -> None:
