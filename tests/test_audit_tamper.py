@@ -8,12 +8,14 @@ is the edited hand itself.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from lxml import etree
 
-from analyzer.checks.audit import FileAudit
+from analyzer.checks.audit import FileAudit, audit_log, resolve_rules
 from mjaudit.findings import Finding
-from tests.conftest import error_codes, tamper
+from parsers.tenhou_xml import parse_tenhou_xml
+from tests.conftest import corpus_file, elements, error_codes, rebuild, tamper
 
 Els = list[etree._Element]
 
@@ -303,6 +305,39 @@ def test_nagashi_payment_changed() -> None:
         ("payment-mismatch", 3, 12000, 13000),
     ]
     assert "nagashi mangan" in result.findings[0].message
+
+
+def _without_nagashi(edit: Callable[[Els], None] = lambda c: None) -> FileAudit:
+    """The nagashi mangan game, after ``edit``, audited under rules without nagashi."""
+    children = elements(corpus_file(NAGASHI_GAME))
+    edit(children)
+    log = parse_tenhou_xml(rebuild(children), NAGASHI_GAME)
+    return audit_log(log, replace(resolve_rules(log, "auto"), nagashi_mangan=False))
+
+
+def test_a_nagashi_mangan_the_rules_do_not_have() -> None:
+    # As an abortive draw the rules do not have: one draw-mismatch, its payments
+    # judged as the nagashi mangan the log records.
+    found = _single(_without_nagashi())
+    assert found.code == "draw-mismatch" and found.seat is None
+    assert found.message.endswith(
+        "the log ends the hand in a nagashi mangan, which these rules do not have"
+    )
+
+    # A payment of it that is wrong as well follows from that finding.
+    def edit(c: Els) -> None:
+        k = _nth(c, "RYUUKYOKU", 0, lambda e: e.get("type") == "nm")
+        deltas = _ints(c[k], "sc")[1::2]
+        winner = deltas.index(max(deltas))
+        payer = next(s for s in range(4) if deltas[s] < 0)
+        change = [0, 0, 0, 0]
+        change[winner] += 10
+        change[payer] -= 10
+        _change_delta(c, k, change)
+
+    root, rest = _one_cause(_without_nagashi(edit))
+    assert root.code == "draw-mismatch" and "nagashi mangan" in root.message
+    assert [f.code for f in rest] == ["payment-mismatch", "payment-mismatch"]
 
 
 def test_owari_score_changed() -> None:

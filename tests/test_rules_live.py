@@ -652,6 +652,12 @@ CASES: dict[str, tuple[Case, ...]] = {
             lambda v: _nagashi_as_plain_draw("nagashi_mangan", v),
             expect=(("draw-mismatch", "payment-mismatch"), ("payment-mismatch",)),
         ),
+        Case(
+            "a real nagashi mangan, recorded as one",
+            (True, False),
+            _corpus("nagashi_mangan", NAGASHI_GAME),
+            expect=((), ("draw-mismatch",)),
+        ),
     ),
     "abortive_draws": (
         Case(

@@ -84,8 +84,13 @@ def check_draw(
         out.append(error(rnd, path, "draw-mismatch", message, idx, seat, expected, actual))
 
     expected = [0] * 4
+    # A draw the rules do not have is the one finding: what it pays is judged as the
+    # log records it (the payments of that kind), so they are no second finding.
+    unknown_nagashi = reason is DrawReason.NAGASHI_MANGAN and not rules.nagashi_mangan
     if reason.abortive and reason.value not in rules.abortive_draws:
         bad(f"the log ends the hand in a {reason.value} draw, which these rules do not have")
+    elif unknown_nagashi:
+        bad("the log ends the hand in a nagashi mangan, which these rules do not have")
     elif reason is DrawReason.SANCHAHOU and rules.triple_ron != "abortive":
         how = "by head-bump" if rules.triple_ron == "atamahane" else "by scoring each win"
         bad(f"the log ends the hand in a triple-ron draw; these rules settle it {how}")
@@ -140,7 +145,7 @@ def check_draw(
                 bad(f"seat {s} declared riichi but is not tenpai at the draw", s)
         nagashi = [s for s in range(players) if _is_nagashi(rec, s, rules)]
         if reason is DrawReason.NAGASHI_MANGAN:
-            if not nagashi:
+            if not nagashi and not unknown_nagashi:
                 bad("nagashi mangan, but no player's pond is all terminals and honours, uncalled")
             expected = list(nagashi_payments(nagashi, rec.dealer, players, rules))
         else:
