@@ -28,6 +28,7 @@ __all__ = [
     "load_rules",
     "override",
     "preset",
+    "preset_of",
     "rules_for",
     "stated_end_rules",
 ]
@@ -568,6 +569,17 @@ def preset(name: str) -> Ruleset:
     except KeyError:
         known = ", ".join(sorted(PRESETS))
         raise RulesError(f"unknown rules preset {name!r} (known: {known})") from None
+
+
+@lru_cache(maxsize=64)
+def preset_of(rules: Ruleset) -> str | None:
+    """The preset ``rules`` are, field for field, whatever they are called (``name``
+    is bookkeeping); None for rules of their own (a rules file that changes a field,
+    ``--rules auto`` reading a log's flags onto a preset)."""
+    for key, candidate in PRESETS.items():
+        if replace(rules, name=candidate.name) == candidate:
+            return key
+    return None
 
 
 # Points, fu and counts of any ruleset are far below this; a larger number in a rules

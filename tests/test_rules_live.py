@@ -100,13 +100,14 @@ def _codes(log: GameLog, rules: Ruleset, severity: Severity = Severity.ERROR) ->
 
 
 def _corpus(
-    field: str, name: str, severity: Severity = Severity.ERROR
+    field: str, name: str, severity: Severity = Severity.ERROR, **fixed: object
 ) -> Callable[[object], object]:
-    """The error codes (a sorted set) of a real log audited with ``field`` set."""
+    """The error codes (a sorted set) of a real log audited with ``field`` set (and
+    the ``fixed`` fields, the same for both values)."""
 
     def run(value: object) -> object:
         log = _log(name)
-        rules = replace(resolve_rules(log, "auto"), **{field: value})  # type: ignore[arg-type]
+        rules = replace(resolve_rules(log, "auto"), **fixed, **{field: value})  # type: ignore[arg-type]
         return _codes(log, rules, severity)
 
     return run
@@ -844,7 +845,13 @@ CASES: dict[str, tuple[Case, ...]] = {
         Case(
             "an exhaustive draw where a tenpai hand, not in riichi, is declared noten",
             (True, False),
-            _built("noten_declaration", preset("wrc"), lambda: _drawn_game(())),
+            # (dealt 25000 each, as the built game is: WRC's rules with a field of
+            # their own are the game's, and its start is judged)
+            _built(
+                "noten_declaration",
+                replace(preset("wrc"), start_points=25000),
+                lambda: _drawn_game(()),
+            ),
             expect=((), ("payment-mismatch", "tenpai-hand-mismatch")),
         ),
     ),
@@ -908,14 +915,32 @@ def test_every_field_has_a_case() -> None:
         _corpus("name", BUST_GAME),
         _final("name", preset("wrc"), (40000, 30000, 30000, 20000), 0),
         _final("name", preset("tenhou")),
+        # A real log that starts at 25000, under rules that start at 30000.
+        _corpus("name", LONG_GAME, start_points=30000),
     ],
-    ids=["west", "bust", "wrc-ties", "tenhou-final"],
+    ids=["west", "bust", "wrc-ties", "tenhou-final", "start-points"],
 )
 def test_the_name_changes_no_verdict(outcome: Callable[[object], object]) -> None:
     """The rules once chosen by a preset's name (Tenhou's end of the game and final
-    results, the WRC and M.League tie sharing) follow the fields alone."""
+    results, the WRC and M.League tie sharing, whether the starting points are
+    judged) follow the fields alone."""
     got = {repr(outcome(name)) for name in ("tenhou", "wrc", "mleague", "club")}
     assert len(got) == 1, got
+
+
+def test_the_start_is_judged_under_rules_of_the_games_own() -> None:
+    """A Tenhou game under another body's preset (WRC's 30000) is not judged on its
+    start, whatever the preset is called; under rules of its own that start at 30000
+    (a rules file, say), it is."""
+    log = _log(LONG_GAME)
+
+    def starts(rules: Ruleset) -> list[str | None]:
+        found = audit_log(log, rules, review=False).findings
+        return [f.round for f in found if f.code == "score-chain-mismatch"]
+
+    assert starts(preset("wrc")) == starts(replace(preset("wrc"), name="tenhou")) == []
+    own = replace(resolve_rules(log, "auto"), start_points=30000)
+    assert starts(own) == starts(replace(own, name="wrc")) == ["E1-0"]
 
 
 # -- docs/rules.md -------------------------------------------------------------------

@@ -37,7 +37,7 @@ from mjaudit.errors import LogFormatError
 from mjaudit.events import DeclareMeld, DoraReveal, GameLog, RoundDraw, RoundStart, Win
 from mjaudit.findings import Finding, Severity
 from mjaudit.melds import MeldKind
-from mjaudit.rules import RulesError, Ruleset, override, rules_for
+from mjaudit.rules import RulesError, Ruleset, override, preset_of, rules_for
 from parsers import load
 
 __all__ = ["AUDIT_VERSION", "FileAudit", "audit_log", "audit_path", "resolve_rules"]
@@ -414,17 +414,31 @@ _MADE_OF_INDICATORS = frozenset(
 _SHOWN_INDICATORS = frozenset({"dora-indicator-mismatch", "ura-indicator-mismatch"})
 
 
+# The presets each platform plays (``--rules auto`` starts from one of them).
+_PLATFORM_PRESETS = {
+    "tenhou": ("tenhou", "tenhou-sanma"),
+    "mahjongsoul": ("mahjongsoul", "mahjongsoul-sanma"),
+}
+
+
 def _start_points(log: GameLog, rules: Ruleset) -> int | None:
     """The points every player starts the game with, where they are known to be the
-    log's: under the platform's own rules, known to be the log's (not a Tenhou game
-    audited under WRC's, say), or as a Mahjong Soul room states them itself
-    (``init_point``, whatever else of its rules is assumed). None: not judged."""
+    log's: under rules known to be the log's (analyzer.checks.audit_flow.rules_are_the_logs)
+    that are not another body's preset (a Tenhou game audited under ``--rules wrc``
+    asks how it scores under WRC's rules, not whether it started as a WRC game does),
+    or as a Mahjong Soul room states them itself (``init_point``, whatever else of its
+    rules is assumed). A rules file is the user's word for the game's rules, whatever
+    its name. What the rules are decides, never what they are called. None: not
+    judged."""
     hint = log.start.rules_hint
     stated = dict(hint.stated_rules).get("init_point", "")
     if stated.isdigit() and int(stated) > 0:
         return int(stated)
     platform = hint.platform or ("tenhou" if hint.source.startswith("tenhou") else None)
-    if platform is None or not rules.name.startswith(platform):
+    if platform is None:
+        return None
+    other = preset_of(rules)
+    if other is not None and other not in _PLATFORM_PRESETS.get(platform, ()):
         return None
     return rules.start_points if rules_are_the_logs(hint, rules) else None
 
