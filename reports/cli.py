@@ -450,7 +450,8 @@ _WINDS = click.Choice(["E", "S", "W", "N"], case_sensitive=False)
     default=None,
     metavar="CASES",
     help="Score every case of a cases file (- for stdin), one answer line each "
-    "(docs/cases.md); the hand and situation come from each case.",
+    "(docs/cases.md); the hand, situation and rules come from each case, so no other "
+    "option but -j is taken with it.",
 )
 @_jobs_option(f"more than {_POOL_CASES:,} cases (with --batch)")
 def score_command(
@@ -487,7 +488,7 @@ def score_command(
     Example: mjaudit score --batch cases.jsonl > answers.jsonl
     """
     if batch is not None:
-        _score_batch(batch, hand is not None or win_tile is not None or ron is not None, jobs)
+        _score_batch(batch, _given(click.get_current_context(), _BATCH_USES), jobs)
     if hand is None:
         raise click.UsageError("Missing argument 'HAND'.")
     if win_tile is None:
@@ -1021,14 +1022,39 @@ def convert(path: str, to: str, out: str, max_input_size: int) -> None:
         _fail(failure(path, "converting", exc))
 
 
-def _score_batch(cases: str, with_hand: bool, jobs: int) -> NoReturn:
+# The options of ``score`` that ``--batch`` reads: each case gives its own hand,
+# situation and rules, and the answers are JSON lines.
+_BATCH_USES = frozenset({"batch", "jobs"})
+
+
+def _given(ctx: click.Context, used: frozenset[str]) -> list[str]:
+    """The arguments and options given to a command (on the command line or from the
+    environment) that are not in ``used``, as the help names them."""
+    from click.core import ParameterSource
+
+    given = []
+    for param in ctx.command.params:
+        if param.name is None or param.name in used:
+            continue
+        source = ctx.get_parameter_source(param.name)
+        if source in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT):
+            opts = [*param.opts, *param.secondary_opts]
+            is_option = isinstance(param, click.Option)
+            given.append("/".join(opts) if is_option else param.human_readable_name)
+    return given
+
+
+def _score_batch(cases: str, unused: list[str], jobs: int) -> NoReturn:
     """``score --batch``: every case scored, one answer line each; exit 0, 1 when a
-    case is not a win, 2 when a line could not be read (the others are scored)."""
+    case is not a win, 2 when a line could not be read (the others are scored).
+    ``unused``: the other options given, each a usage error (the cases say it all)."""
     from reports.cases import CasesInputError, score_batch
 
-    if with_hand:
+    if unused:
+        named = unused[0] if len(unused) == 1 else f"{', '.join(unused[:-1])} or {unused[-1]}"
         raise click.UsageError(
-            "--batch reads the hands from the cases: give no HAND, --win or --ron"
+            "--batch reads the hands from the cases, with their situations and rules: "
+            f"give no {named}"
         )
     try:
         # A reader that goes away (| head) drops the rest; the exit code stays the

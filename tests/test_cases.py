@@ -418,6 +418,62 @@ def test_batch_needs_no_hand_and_refuses_one(
     assert code == 2 and "Missing argument 'HAND'" in err
 
 
+# One way to give each option of ``score`` that ``--batch`` does not read: each case
+# carries its own hand, situation and rules, and the answers are JSON lines.
+NOT_FOR_BATCH = {
+    "hand": ["22m"],
+    "win_tile": ["--win", "2m"],
+    "ron": ["--tsumo"],
+    "melds": ["--meld", "pon:777p"],
+    "riichi": ["--riichi"],
+    "double_riichi": ["--double-riichi"],
+    "ippatsu": ["--ippatsu"],
+    "rinshan": ["--rinshan"],
+    "chankan": ["--chankan"],
+    "haitei": ["--haitei"],
+    "houtei": ["--houtei"],
+    "tenhou_": ["--tenhou"],
+    "chiihou": ["--chiihou"],
+    "renhou": ["--renhou"],
+    "seat_wind": ["--seat-wind", "S"],
+    "round_wind": ["--round-wind", "E"],
+    "dora": ["--dora", "1m"],
+    "ura": ["--ura", "1m"],
+    "honba": ["--honba", "0"],
+    "sticks": ["--sticks", "1"],
+    "players": ["--players", "4"],
+    "rules": ["--rules", "tenhou"],
+    "fmt": ["--format", "json"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_FOR_BATCH))
+def test_batch_refuses_every_option_it_does_not_read(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    # Even one that names a valid value, or the default: the cases' own rules and
+    # situations are what is scored, and an option silently dropped misleads.
+    cases_path = _sample_cases(capsys, tmp_path)
+    code, out, err = _run(capsys, "score", "--batch", str(cases_path), *NOT_FOR_BATCH[name])
+    assert (code, out) == (2, "")
+    named = NOT_FOR_BATCH[name][0] if name != "hand" else "HAND"
+    (line,) = [line for line in err.splitlines() if line.startswith("Error:")]
+    assert "--batch reads the hands from the cases" in line and named in line
+
+
+def test_batch_refusal_names_every_option_given(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    cases_path = _sample_cases(capsys, tmp_path)
+    argv = ["--batch", str(cases_path), "--rules", "mleague", "--players", "4", "--riichi"]
+    code, _, err = _run(capsys, "score", *argv, "-j", "1")
+    assert code == 2
+    assert err.splitlines()[-1].endswith("give no --riichi, --players or --rules")
+    # Every option of the command but --batch and --jobs is refused (a new one too).
+    params = {p.name for p in reports.cli.score_command.params}
+    assert params - {"batch", "jobs"} == set(NOT_FOR_BATCH)
+
+
 CORPORA = ("tenhou-xml", "tenhou-json", "mjai", "mahjongsoul")
 
 
