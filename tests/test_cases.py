@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from dataclasses import replace
 from pathlib import Path
@@ -472,6 +473,47 @@ def test_batch_refusal_names_every_option_given(
     # Every option of the command but --batch and --jobs is refused (a new one too).
     params = {p.name for p in reports.cli.score_command.params}
     assert params - {"batch", "jobs"} == set(NOT_FOR_BATCH)
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        pytest.param(
+            {"kirage": True}, "rules.kirage: unknown rule (did you mean kiriage?)", id="misspelt"
+        ),
+        pytest.param(
+            {"kan_dora": False},
+            "rules.kan_dora: a setting a case does not carry",
+            id="not-a-cases-rule",
+        ),
+        pytest.param({"kiriage": "yes"}, "rules: kiriage must be true or false", id="wrong-type"),
+        pytest.param({"renhou": "half"}, "rules: renhou must be one of", id="wrong-choice"),
+        pytest.param({"name": 5}, "rules.name: expected a string, not 5", id="name"),
+    ],
+)
+def test_a_rule_the_case_reader_does_not_use_is_a_bad_case(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, rules: Case, message: str
+) -> None:
+    # Dropped unread, it would score the case under other rules than it states.
+    (case, *_) = _lines(_sample_cases(capsys, tmp_path))
+    case["rules"] = {**case["rules"], **rules}
+    with pytest.raises(CaseError, match=re.escape(message)):
+        score_case(case)
+    code, out, err = _run(capsys, "score", "--batch", str(_write(tmp_path / "c.jsonl", [case])))
+    assert (code, out) == (2, "")
+    assert f"c.jsonl (line 1): {message}" in err
+
+
+def test_every_bad_key_of_a_cases_rules_is_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    (case, *_) = _lines(_sample_cases(capsys, tmp_path))
+    case["rules"] = {"name": "mleague", "kirage": True, "kan_dora": False, "tobi": "banana"}
+    with pytest.raises(CaseError) as caught:
+        score_case(case)
+    assert [part.split(":")[0] for part in str(caught.value).split("; ")] == [
+        "rules.kan_dora", "rules.kirage", "rules.tobi",
+    ]  # fmt: skip
 
 
 CORPORA = ("tenhou-xml", "tenhou-json", "mjai", "mahjongsoul")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from itertools import chain
 from operator import itemgetter
@@ -22,7 +22,7 @@ from analyzer.checks.cases import CASE_SCHEMA, SCORING_RULES, WINDS
 from analyzer.engine.state import WinRecord
 from analyzer.hands.points import with_ura_han
 from analyzer.hands.scoring import NotAWin, score
-from mjaudit.errors import MjauditError, SourcePos
+from mjaudit.errors import MjauditError, SourcePos, did_you_mean
 from mjaudit.events import Win, WinClaims
 from mjaudit.findings import JsonValue
 from mjaudit.frozen import quick_init
@@ -227,9 +227,41 @@ def _case_rules(doc: dict[str, JsonValue]) -> Ruleset:
     return rules
 
 
+# The keys of a case's ``rules``: its name and the rules that change what a win is
+# worth (what analyzer.checks.cases.rules_doc writes; docs/cases.md).
+_RULE_KEYS = ("name", *SCORING_RULES)
+# Ruleset fields a case does not carry: its indicators, melds and situation already
+# say what they would change (kan dora: every indicator turned), or they change no
+# win's value (the game's end, the results).
+_NOT_A_CASES = frozenset(f.name for f in fields(Ruleset)) - set(_RULE_KEYS)
+
+
+def _unknown_keys(doc: Mapping[str, JsonValue]) -> str | None:
+    """What is wrong with the keys of a case's ``rules``, each named; None if nothing.
+    A key dropped unread would score the case under other rules than it states."""
+    wrong = []
+    for key in doc:
+        if key in _RULE_KEYS:
+            continue
+        if key in _NOT_A_CASES:
+            wrong.append(f"rules.{key}: a setting a case does not carry (docs/cases.md)")
+        else:
+            near = did_you_mean(key, list(_RULE_KEYS), 2)
+            wrong.append(f"rules.{key}: unknown rule{near}")
+    return "; ".join(wrong) if wrong else None
+
+
 @lru_cache(maxsize=64)
 def _rules(text: str) -> Ruleset:
+    """A case's rules from their JSON text, checked: run once for each rules object a
+    file holds (the cases of a file share a few)."""
     doc = json.loads(text)
+    wrong = _unknown_keys(doc)
+    if wrong is not None:
+        raise CaseError(wrong)
+    name = doc.get("name")
+    if name is not None and not isinstance(name, str):
+        raise CaseError(f"rules.name: expected a string, not {json.dumps(name)}")
     players = doc.get("players", 4)
     base = preset("tenhou-sanma" if players == 3 else "tenhou")
     values = {k: doc[k] for k in SCORING_RULES if k in doc}
@@ -237,8 +269,7 @@ def _rules(text: str) -> Ruleset:
         rules = override(base, values, "rules")
     except RulesError as exc:
         raise CaseError(str(exc)) from None
-    name = doc.get("name")
-    return replace(rules, name=name) if isinstance(name, str) else rules
+    return replace(rules, name=name) if name is not None else rules
 
 
 _WIND_INDEX = {w: k for k, w in enumerate(WINDS)}
