@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from mjaudit.errors import MjauditError, did_you_mean
-from mjaudit.events import RulesHint
+from mjaudit.events import DrawReason, RulesHint
 
 __all__ = [
     "PRESETS",
@@ -601,6 +601,13 @@ def _coerce(name: str, current: object, value: object, path: str) -> object:
     if isinstance(current, frozenset):
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise RulesError(f"{path}: {name} must be a list of names")
+        known = _NAMES[name]
+        unknown = [v for v in value if v not in known]
+        if unknown:
+            # A name the engine does not know would be read as no rule at all (a
+            # liability or an abortive draw lost), and the audit would blame the log.
+            said = ", ".join(f"{v!r}{did_you_mean(v, list(known), 2)}" for v in unknown)
+            raise RulesError(f"{path}: {name} has unknown {said}; known: {', '.join(known)}")
         return frozenset(value)
     if name == "uma_by_floating":
         if not isinstance(value, list) or not all(
@@ -635,6 +642,14 @@ _CHOICES: dict[str, tuple[object, ...]] = {
     "pao_scope": get_args(PaoScope),
     "final_rounding": get_args(Rounding),
     "temp_furiten_lifted_by": get_args(TempFuritenLift),
+}
+
+
+# The names each list-valued field may hold: the yakuman with a liability
+# (analyzer.hands.points) and the abortive draws (mjaudit.events.DrawReason).
+_NAMES: dict[str, tuple[str, ...]] = {
+    "pao_yakuman": ("daisangen", "daisuushii", "suukantsu"),
+    "abortive_draws": tuple(r.value for r in DrawReason if r.abortive),
 }
 
 

@@ -1,11 +1,12 @@
 from __future__ import annotations
 
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
 from mjaudit.events import RulesHint
-from mjaudit.rules import PRESETS, RulesError, load_rules, preset, rules_for
+from mjaudit.rules import PRESETS, RulesError, Ruleset, load_rules, override, preset, rules_for
 
 
 def test_presets_named_in_the_architecture_exist() -> None:
@@ -63,6 +64,41 @@ def test_toml_errors_name_the_file(tmp_path: Path) -> None:
         load_rules(str(f))
     with pytest.raises(RulesError, match="no rules preset or file named 'tenhoo'"):
         load_rules("tenhoo")
+
+
+def test_a_name_in_a_list_setting_is_checked(tmp_path: Path) -> None:
+    # Read as no rule at all, a misspelt name would lose a liability or an abortive
+    # draw, and the audit would then blame the log.
+    f = tmp_path / "typo.toml"
+    f.write_text('pao_yakuman = ["daisangen", "daisushi"]\n', encoding="utf-8")
+    with pytest.raises(RulesError) as err:
+        load_rules(str(f))
+    assert str(err.value) == (
+        f"{f}: pao_yakuman has unknown 'daisushi' (did you mean daisuushii?); "
+        "known: daisangen, daisuushii, suukantsu"
+    )
+    f.write_text('abortive_draws = ["kyushu", "four-winds", "suukaikan"]\n', encoding="utf-8")
+    with pytest.raises(RulesError) as err:
+        load_rules(str(f))
+    assert str(err.value) == (
+        f"{f}: abortive_draws has unknown 'kyushu' (did you mean kyuushu?), 'four-winds'; "
+        "known: kyuushu, suufon-renda, suucha-riichi, suukaikan, sanchahou"
+    )
+    f.write_text('abortive_draws = ["kyuushu"]\npao_yakuman = []\n', encoding="utf-8")
+    rules = load_rules(str(f))
+    assert (rules.abortive_draws, rules.pao_yakuman) == (frozenset({"kyuushu"}), frozenset())
+
+
+@pytest.mark.parametrize(
+    "field", [f.name for f in fields(Ruleset) if isinstance(getattr(Ruleset(), f.name), frozenset)]
+)
+def test_every_list_of_names_knows_its_names(field: str) -> None:
+    """Each list-valued setting of names refuses one it does not know, through an
+    override (a rules file, a case's rules) as well, and takes every preset's."""
+    with pytest.raises(RulesError, match=f"<rules>: {field} has unknown 'nonesuch'; known: "):
+        override(preset("tenhou"), {field: ["nonesuch"]})
+    for rules in PRESETS.values():
+        assert override(preset("tenhou"), {field: sorted(getattr(rules, field))})
 
 
 def test_auto_rules_follow_the_log() -> None:
