@@ -27,8 +27,19 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from mjaudit.events import DrawReason, GameLog
+from analyzer.engine.state import RoundReplay
+from mjaudit.events import (
+    DeclareMeld,
+    Discard,
+    DrawReason,
+    GameLog,
+    RiichiAccepted,
+    RoundDraw,
+    Win,
+    WinClaims,
+)
 from mjaudit.findings import Severity
+from mjaudit.melds import MeldKind
 from mjaudit.yaku import BONUS_YAKU
 from reports.i18n import yaku_name
 from reports.views_facts import GameFacts
@@ -197,8 +208,7 @@ def _win_fact(facts: GameFacts, r: int, k: int, riichi: bool, turn: int) -> WinF
     else:
         yakuman = bool(claims.yakuman)
         han, fu = claims.han or 0, claims.fu or 0
-        labels = [yaku_name(y) for y, _ in (claims.yaku or ()) if y not in BONUS_YAKU]
-        labels += [yaku_name(y) for y in (claims.yakuman or ())]
+        labels = _claimed_labels(claims)
     return WinFact(
         points=points,
         han=han,
@@ -227,13 +237,90 @@ class _SeatCounts:
     draws_tenpai: int | None = 0
 
 
-def _count_rounds(facts: GameFacts) -> list[_SeatCounts]:
-    """Each seat's counts, read from what the audit's replay recorded of each hand."""
+_OPEN_CALLS = (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN)
+
+
+def _claimed_labels(claims: WinClaims) -> list[str]:
+    """The yaku a win's log lists, by name, dora left out."""
+    labels = [yaku_name(y) for y, _ in (claims.yaku or ()) if y not in BONUS_YAKU]
+    return labels + [yaku_name(y) for y in (claims.yakuman or ())]
+
+
+def _claimed_win(ev: Win, riichi: bool, open_hand: bool, turn: int) -> WinFact:
+    """A win of a hand the replay could not follow, as the log records it."""
+    claims = ev.claims
+    labels = _claimed_labels(claims)
+    return WinFact(
+        points=claims.points or 0,
+        han=claims.han or 0,
+        fu=claims.fu or 0,
+        yakuman=bool(claims.yakuman),
+        tsumo=ev.tsumo,
+        yaku=tuple(dict.fromkeys(labels)),
+        riichi=riichi,
+        open=open_hand,
+        turn=turn,
+    )
+
+
+def _broken_round(
+    facts: GameFacts, rnd: RoundReplay
+) -> tuple[list[int], list[int], list[tuple[int, int, WinFact]]]:
+    """The riichi, the callers and the wins (seat, from seat, win) of a hand the log
+    made impossible to replay, read off its own events (as the store's hands rows
+    are): the replay's records of it stop where it broke."""
+    events = facts.log.events
+    riichi: list[int] = []
+    callers: list[int] = []
+    wins: list[tuple[int, int, WinFact]] = []
+    for i in rnd.other_events:
+        ev = events[i]
+        if isinstance(ev, RiichiAccepted) and ev.seat not in riichi:
+            riichi.append(ev.seat)
+        elif isinstance(ev, DeclareMeld) and ev.meld.kind in _OPEN_CALLS:
+            if ev.seat not in callers:
+                callers.append(ev.seat)
+        elif isinstance(ev, Win):
+            turn = 1 + sum(
+                1
+                for e in events[rnd.first_event : i]
+                if isinstance(e, Discard) and e.seat == ev.seat
+            )
+            fact = _claimed_win(ev, ev.seat in riichi, ev.seat in callers, turn)
+            wins.append((ev.seat, ev.from_seat, fact))
+    return riichi, callers, wins
+
+
+def _ended(facts: GameFacts, rnd: RoundReplay) -> bool:
+    """Whether the log plays the hand to its end: a win or a draw (statistics.md's
+    round); a hand the log stops in (a server stopped the game) is no round played."""
+    events = facts.log.events
+    return any(isinstance(events[i], Win | RoundDraw) for i in rnd.other_events)
+
+
+def _count_rounds(facts: GameFacts) -> tuple[list[_SeatCounts], int]:
+    """Each seat's counts, read from what the audit's replay recorded of each hand,
+    and the number of rounds played to their end."""
     players = facts.players
     counts = [_SeatCounts() for _ in range(players)]
+    played = 0
     for r, rnd in enumerate(facts.game.rounds):
-        callers = rnd.callers  # each seat once
-        riichi = list(dict.fromkeys(rnd.riichi_seats))
+        if not _ended(facts, rnd):
+            continue
+        played += 1
+        if rnd.complete:
+            callers = rnd.callers  # each seat once
+            riichi = list(dict.fromkeys(rnd.riichi_seats))
+            wins = [
+                (
+                    w.record.seat,
+                    w.record.from_seat,
+                    _win_fact(facts, r, k, w.record.seat in riichi, w.record.discards + 1),
+                )
+                for k, w in enumerate(facts.wins[r])
+            ]
+        else:
+            riichi, callers, wins = _broken_round(facts, rnd)
         for n, s in enumerate(riichi):
             counts[s].riichi_rounds += 1
             if n == 0:
@@ -242,14 +329,12 @@ def _count_rounds(facts: GameFacts) -> list[_SeatCounts]:
             counts[s].call_rounds += 1
         fed: set[int] = set()
         won: set[int] = set()
-        for k, w in enumerate(facts.wins[r]):
-            rec = w.record
-            fact = _win_fact(facts, r, k, rec.seat in riichi, rec.discards + 1)
-            counts[rec.seat].wins.append(fact)
-            won.add(rec.seat)
-            if not rec.tsumo:
-                fed.add(rec.from_seat)
-                counts[rec.from_seat].deal_in_points.append(fact.points)
+        for seat, from_seat, fact in wins:
+            counts[seat].wins.append(fact)
+            won.add(seat)
+            if from_seat != seat:
+                fed.add(from_seat)
+                counts[from_seat].deal_in_points.append(fact.points)
         for s in fed:
             counts[s].deal_in_rounds += 1
             if s in riichi:
@@ -259,9 +344,14 @@ def _count_rounds(facts: GameFacts) -> list[_SeatCounts]:
                 counts[s].riichi_wins += 1
             if s in callers:
                 counts[s].open_wins += 1
-        draw = rnd.draw
-        if draw is not None and draw.event.reason is DrawReason.EXHAUSTIVE:
-            tenpai = draw.event.claims.tenpai
+        draw = rnd.draw.event if rnd.draw is not None else None
+        if draw is None and not rnd.complete:
+            draw = next(
+                (e for i in rnd.other_events if isinstance(e := facts.log.events[i], RoundDraw)),
+                None,
+            )
+        if draw is not None and draw.reason is DrawReason.EXHAUSTIVE:
+            tenpai = draw.claims.tenpai
             for s in range(players):
                 c = counts[s]
                 c.draws += 1
@@ -269,7 +359,7 @@ def _count_rounds(facts: GameFacts) -> list[_SeatCounts]:
                     c.draws_tenpai = None
                 elif s in tenpai:
                     c.draws_tenpai += 1
-    return counts
+    return counts, played
 
 
 def _room(log: GameLog) -> tuple[str, str, str]:
@@ -281,7 +371,7 @@ def seat_games(facts: GameFacts, page: str) -> tuple[SeatGame, ...]:
     """One row per seat of one game, from the audit's records (no replay of its own)."""
     players = facts.players
     places = facts.placements()
-    counts = _count_rounds(facts)
+    counts, played = _count_rounds(facts)
     severities = Counter(f.severity for f in facts.findings)
     start = facts.log.start
     room, category, room_text = _room(facts.log)
@@ -300,7 +390,7 @@ def seat_games(facts: GameFacts, page: str) -> tuple[SeatGame, ...]:
                 place=places[s] if places is not None else None,
                 final_score=facts.final_scores[s] if facts.final_scores is not None else None,
                 result=facts.results[s] if facts.results is not None else None,
-                rounds=len(facts.game.rounds),
+                rounds=played,
                 wins=tuple(c.wins),
                 deal_in_rounds=c.deal_in_rounds,
                 deal_in_points=tuple(c.deal_in_points),

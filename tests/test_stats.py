@@ -10,6 +10,7 @@ reports.stats; the statistics under test come from the audit's records
 from __future__ import annotations
 
 import dataclasses
+import json
 import pickle
 import re
 from collections import Counter
@@ -48,7 +49,7 @@ from reports.stats import (
 from reports.views_facts import collect_game
 from reports.views_player import build_index_view, build_players_view
 from tests.chromium import DevTools
-from tests.conftest import TENHOU_XML, corpus_logs
+from tests.conftest import CORPUS, TENHOU_XML, corpus_logs
 
 ROOT = Path(__file__).resolve().parents[1]
 # Three players of the corpus: two with a dozen dated Tenhou games each, one whose ten
@@ -527,3 +528,59 @@ def test_players_table_sorts_and_searches_in_chromium(browser: DevTools, tmp_pat
         if e.get("method") == "Network.requestWillBeSent"
     ]
     assert requested == [page.as_uri()]
+
+
+# -- hands and games the log does not play to their end ---------------------------------
+
+_MJAI = CORPUS / "mjai"
+
+
+def _seats(relative: str) -> tuple[SeatGame, ...]:
+    path = _MJAI / relative
+    if not path.exists():
+        pytest.skip(f"corpus not available: {path}")
+    log = load(str(path))
+    return seat_games(collect_game(log, resolve_rules(log, "auto")), "page.html")
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("kind", ["kan4", "nm", "reach4", "ron3"])
+def test_a_game_cut_short_has_no_place_nor_points(kind: str) -> None:
+    """The log stops in the game's third hand with no end (game-incomplete): no final
+    score, place or uma is made up for it (the last scores with the stick to the top
+    were shown, and counted in every player's placements)."""
+    seats = _seats(
+        f"converted-from-tenhou/gimite-tenhouarchive-partial/tenhou_upd-aft-{kind}.jsonl"
+    )
+    assert [(s.place, s.final_score, s.result) for s in seats] == [(None, None, None)] * 4
+
+
+@pytest.mark.corpus
+def test_a_hand_the_log_stops_in_is_no_round_played() -> None:
+    """The server stopped the game in its fourth hand (E3-1, after a riichi): three
+    hands were played to their end; the fourth's riichi and calls are not counted."""
+    path = _MJAI / "gimite-server" / "mjai-manue-go_selfmatch_2026-06-19-030401.jsonl"
+    seats = _seats(str(path.relative_to(_MJAI)))
+    lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    ended = sum(1 for e in lines if e["type"] in ("hora", "ryukyoku"))
+    assert ended == 3
+    assert {s.rounds for s in seats} == {ended}
+    riichi = Counter(e["actor"] for e in lines if e["type"] == "reach_accepted")
+    last_start = max(k for k, e in enumerate(lines) if e["type"] == "start_kyoku")
+    after = Counter(e["actor"] for e in lines[last_start:] if e["type"] == "reach_accepted")
+    assert [s.riichi_rounds for s in seats] == [riichi[s] - after[s] for s in range(4)]
+
+
+@pytest.mark.corpus
+def test_the_results_of_hands_the_replay_cannot_follow_are_the_logs() -> None:
+    """mjaigym's sample: E2-0 to E4-0 cannot be replayed (draws out of turn), yet the
+    log records each result; the players' wins, deal-ins and riichi are the log's."""
+    path = _MJAI / "mjaigym-server" / "mjaigymml_sample.jsonl"
+    seats = _seats(str(path.relative_to(_MJAI)))
+    lines = [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+    wins = Counter(e["actor"] for e in lines if e["type"] == "hora")
+    fed = Counter(e["target"] for e in lines if e["type"] == "hora" and e["target"] != e["actor"])
+    riichi = Counter(e["actor"] for e in lines if e["type"] == "reach_accepted")
+    assert [len(s.wins) for s in seats] == [wins[s] for s in range(4)]
+    assert [s.deal_in_rounds for s in seats] == [fed[s] for s in range(4)]
+    assert [s.riichi_rounds for s in seats] == [riichi[s] for s in range(4)]

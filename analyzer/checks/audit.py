@@ -316,8 +316,10 @@ def audit_log(
         findings.append(
             Finding("unchecked", Severity.WARNING, message, log.path, last, game.end_index, None)
         )
-    if keep_replay and final is None and state is not None:
-        # A game with no recorded end: what it should end with, for the report.
+    if keep_replay and final is None and state is not None and game.end is not None:
+        # A game whose recorded end gives no numbers: what it ends with, for the
+        # report. A log that stops before its end (cut short, an excerpt) has no
+        # final result: no place, no uma (docs/findings.md, game-incomplete).
         start = log.start
         final = final_result(
             state.scores, state.riichi_sticks, start.first_dealer, players, rules,
