@@ -524,3 +524,32 @@ def test_an_input_recorded_as_an_error_is_audited_again(logs: Path, tmp_path: Pa
     assert two.by_status == {"ok": 1} and two.skipped == n - 1
     doc = stats(st)
     assert doc["inputs"] == {"ok": n} and doc["games"] == n and doc["failed"] == []
+
+
+def test_a_game_two_parallel_batches_bring_is_stored_once_and_the_store_stays_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Batches of two over 1, 2, 3, 4 where 3 is 1 again: the second batch's part
+    # is registered without the game the first one brought.
+    a, b, c = sorted(TENHOU_XML.glob("*.xml"))[:3]
+    games = tmp_path / "games"
+    games.mkdir()
+    for name, src in (("1.xml", a), ("2.xml", b), ("3.xml", a), ("4.xml", c)):
+        shutil.copyfile(src, games / name)
+    st = tmp_path / "store"
+    summary = run([str(games)], st, jobs=2, batch_size=2)
+    assert summary.by_status == {"ok": 4}
+    assert stats(st)["games"] == 3
+    for args in (
+        ["stats", "--store", str(st)],
+        ["merge", str(st), "--into", str(tmp_path / "merged")],
+        ["compact", "--store", str(st)],
+        ["compact", "--repair", "--store", str(st)],
+    ):
+        code, _, err = cli(args, capsys)
+        assert (code, err) == (0, ""), args
+    assert stats(tmp_path / "merged")["games"] == 3
+    counts = query(
+        st, "SELECT (SELECT count(*) FROM games), (SELECT count(DISTINCT game) FROM hands)"
+    )
+    assert list(counts[1]) == [(3, 3)]
