@@ -489,12 +489,21 @@ class _TarHead:
 
 
 def _tar_members(path: str, want: Want | None, max_size: int) -> Iterator[Locator]:
+    links: list[tuple[tarfile.TarInfo, str]] = []
+    yield from _tar_pass(path, want, max_size, links)
+    if links:
+        yield from _tar_links(path, links, want, max_size)
+
+
+def _tar_pass(
+    path: str, want: Want | None, max_size: int, links: list[tuple[tarfile.TarInfo, str]]
+) -> Iterator[Locator]:
     tf: tarfile.TarFile | None = None
     try:
         # Stream mode: one pass, no seeking; members come in archive order.
         with tarfile.open(path, mode="r|*", tarinfo=_TarInfo) as opened:
             tf = opened
-            yield from _tar_stream(tf, path, want, max_size)
+            yield from _tar_stream(tf, path, want, max_size, links)
             hurt = _damage.get(id(tf))
             if hurt is not None:
                 offset, why = hurt
@@ -514,15 +523,39 @@ def _tar_members(path: str, want: Want | None, max_size: int) -> Iterator[Locato
             _damage.pop(id(tf), None)
 
 
+def _no_head() -> bytes | None:
+    return None
+
+
 def _tar_stream(
-    tf: tarfile.TarFile, path: str, want: Want | None, max_size: int
+    tf: tarfile.TarFile,
+    path: str,
+    want: Want | None,
+    max_size: int,
+    links: list[tuple[tarfile.TarInfo, str]],
 ) -> Iterator[Locator]:
+    """The members of a tar that are read as logs, in archive order; hard links that
+    may be logs go to ``links`` (their data is an earlier member's: read afterwards)."""
     where = os.path.abspath(path)
     names = _Names()
     headers: list[tarfile.TarInfo] = getattr(tf, "members")  # noqa: B009
     while (info := tf.next()) is not None:
         headers.clear()  # a stream keeps every header it read otherwise
         if not info.isfile():
+            if info.isdir() or _member_kind(info.name, _no_head) is None:
+                continue  # (a name that may be a log's is looked into below)
+            if info.islnk():
+                links.append((info, names(info.name)))
+                continue
+            if has_log_name(os.path.basename(info.name)):
+                # A symbolic link, a device or a FIFO: there is no log in it to read.
+                member = names(info.name)
+                key = f"{where}!{member}:{info.type!r}:{int(info.mtime)}"
+                loc = Locator("tar", path, member, key)
+                if want is None or want(loc):
+                    yield replace(
+                        loc, error=f"{loc.name}: {_tar_type(info)} inside the tar: not read"
+                    )
             continue
         # Its first bytes, where its name leaves it open, are read here: a stream is
         # read once, in order, so the rest of the member is read on from them.
@@ -542,6 +575,93 @@ def _tar_stream(
             yield replace(loc, error=str(too_large(loc.name, max_size, info.size)))
             continue
         yield replace(loc, data=read.rest())
+
+
+def _tar_type(info: tarfile.TarInfo) -> str:
+    """What a tar member that holds no data is, for the line that names it."""
+    if info.issym():
+        return f"a symbolic link (to {info.linkname})"
+    if info.islnk():
+        return f"a hard link (to {info.linkname})"
+    if info.ischr():
+        return "a character device"
+    if info.isblk():
+        return "a block device"
+    if info.isfifo():
+        return "a FIFO"
+    return f"a member of type {info.type.decode('latin-1')!r}"
+
+
+def _tar_links(
+    path: str, links: list[tuple[tarfile.TarInfo, str]], want: Want | None, max_size: int
+) -> Iterator[Locator]:
+    """Hard links inside a tar, read as the member each links to (the same file under a
+    second name, as a folder walk reads both names of a file).
+
+    A tar stores a hard link's data once, in the member it links to, which comes before
+    it; a stream cannot go back, so the archive is read a second time, keeping the data
+    of linked members only (one per name, the latest before each link), and each link
+    is read where it stands. A link to no member before it is named, not read.
+    """
+    where = os.path.abspath(path)
+    pending = {info.offset: (info, member) for info, member in links}
+    targets = {info.linkname for info, _ in links}
+    kept: dict[str, tuple[int, bytes | None]] = {}  # name: (size, data within the limit)
+    try:
+        with tarfile.open(path, mode="r|*") as tf:
+            headers: list[tarfile.TarInfo] = getattr(tf, "members")  # noqa: B009
+            while pending and (info := tf.next()) is not None:
+                headers.clear()
+                if info.isfile() and info.name in targets:
+                    fh = tf.extractfile(info) if info.size <= max_size else None
+                    kept[info.name] = (info.size, fh.read() if fh is not None else None)
+                    continue
+                link = pending.pop(info.offset, None)
+                if link is not None and info.islnk():
+                    yield from _tar_link(path, where, link, kept.get(info.linkname), want, max_size)
+    except Exception as exc:  # the first pass said what is wrong with the archive
+        why = f"{type(exc).__name__}: {exc}" if not isinstance(exc, OSError) else str(exc)
+        for info, member in pending.values():
+            loc = Locator("tar", path, member)
+            yield replace(
+                loc, error=f"{loc.name}: {_tar_type(info)} inside the tar: not read: {why}"
+            )
+        return
+    for info, member in pending.values():  # the second pass ended before them
+        yield from _tar_link(path, where, (info, member), None, want, max_size)
+
+
+def _tar_link(
+    path: str,
+    where: str,
+    link: tuple[tarfile.TarInfo, str],
+    target: tuple[int, bytes | None] | None,
+    want: Want | None,
+    max_size: int,
+) -> Iterator[Locator]:
+    info, member = link
+    if target is None:
+        if has_log_name(os.path.basename(info.name)):
+            loc = Locator("tar", path, member, f"{where}!{member}:link:{int(info.mtime)}")
+            if want is None or want(loc):
+                what = _tar_type(info)
+                yield replace(loc, error=f"{loc.name}: {what} inside the tar, to no member "
+                              "before it: not read")  # fmt: skip
+        return
+    size, data = target
+    head = data[:HEAD_SIZE] if data is not None else None
+    kind = _member_kind(info.name, lambda: head)
+    if kind is None:
+        return
+    loc = Locator("tar", path, member, f"{where}!{member}:{size}:{int(info.mtime)}")
+    if want is not None and not want(loc):
+        return
+    if kind == "nested":
+        yield _nested(loc)
+    elif data is None:
+        yield replace(loc, error=str(too_large(loc.name, max_size, size)))
+    else:
+        yield replace(loc, data=data)
 
 
 # Column names of the two downloaders' ``logs`` tables (see docs/scale.md):

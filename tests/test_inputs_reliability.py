@@ -352,6 +352,53 @@ def test_a_tar_member_over_the_limit_is_refused_by_its_header(
     assert "big.xml" in line and "larger than the 4 KiB input limit" in line
 
 
+def _special_member(name: str, kind: bytes, target: str = "") -> tarfile.TarInfo:
+    info = tarfile.TarInfo(name)
+    info.type, info.linkname = kind, target
+    return info
+
+
+def test_tar_links_devices_and_fifos_are_read_or_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w") as tf:
+        info = tarfile.TarInfo("games/a.xml")
+        info.size = len(KANS)
+        tf.addfile(info, io.BytesIO(KANS))
+        for member in (
+            _special_member("games/b.xml", tarfile.LNKTYPE, "games/a.xml"),  # the same file
+            _special_member("games/c.xml", tarfile.SYMTYPE, "a.xml"),
+            _special_member("games/d.xml", tarfile.FIFOTYPE),
+            _special_member("games/e.mjlog", tarfile.CHRTYPE),
+            _special_member("games/lost.xml", tarfile.LNKTYPE, "games/gone.xml"),
+            _special_member("games/notes", tarfile.SYMTYPE, "a.xml"),  # no log's name
+            _special_member("games/README.md", tarfile.LNKTYPE, "games/a.xml"),
+        ):
+            tf.addfile(member)
+    for suffix, pack in ((".tar", bytes), (".tgz", gzip.compress)):
+        archive = tmp_path / f"games{suffix}"
+        archive.write_bytes(pack(raw.getvalue()))
+        code, out, err = run(capsys, "audit", "--format", "json", str(archive))
+        assert code == 2
+        doc = json.loads(out)
+        errors = {f["path"]: f["error"] for f in doc["files"]}
+        assert set(errors) == {
+            f"{archive}!games/{n}"
+            for n in ["a.xml", "b.xml", "c.xml", "d.xml", "e.mjlog", "lost.xml"]
+        }
+        read = [f for f in doc["files"] if f["error"] is None]
+        assert [f["path"] for f in read] == [f"{archive}!games/a.xml", f"{archive}!games/b.xml"]
+        assert read[0]["rounds"] == read[1]["rounds"] > 0
+        assert sorted(err_lines(err)) == [
+            f"mjaudit: {archive}!games/c.xml: a symbolic link (to a.xml) inside the tar: not read",
+            f"mjaudit: {archive}!games/d.xml: a FIFO inside the tar: not read",
+            f"mjaudit: {archive}!games/e.mjlog: a character device inside the tar: not read",
+            f"mjaudit: {archive}!games/lost.xml: a hard link (to games/gone.xml) inside the "
+            "tar, to no member before it: not read",
+        ]
+
+
 def test_duplicate_zip_member_names_are_each_audited_once(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
