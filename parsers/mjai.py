@@ -200,7 +200,7 @@ class _Reader:
         )
         seed = info.get("seed")
         game_id = self.path.rsplit("/", 1)[-1]
-        for suffix in (".gz", ".jsonl", ".json", ".mjson"):
+        for suffix in (".gz", ".bz2", ".jsonl", ".json", ".mjson"):
             game_id = game_id.removesuffix(suffix)
         uri = info.get("uri")
         if isinstance(uri, str) and "log=" in uri:

@@ -94,7 +94,9 @@ def too_large(
 
 
 def _is_log_name(name: str) -> bool:
-    name = name.lower().removesuffix(".gz")
+    name = name.lower()
+    for _ in range(MAX_LAYERS):
+        name = name.removesuffix(".gz").removesuffix(".bz2")
     return name.endswith(LOG_SUFFIXES)
 
 

@@ -268,7 +268,7 @@ class _Game:
         game_id = head.get("ref")
         if not isinstance(game_id, str) or not game_id:
             game_id = path.rsplit("/", 1)[-1]
-            for suffix in (".gz", ".jsonl", ".json"):
+            for suffix in (".gz", ".bz2", ".jsonl", ".json"):
                 game_id = game_id.removesuffix(suffix)
         self.game_id = game_id
         self.events: list[Event] = []

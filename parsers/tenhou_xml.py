@@ -401,7 +401,7 @@ class _Reader:
         self.n_players = hint.players
         players = tuple(self.players) or tuple(PlayerInfo("") for _ in range(4))
         game_id = self.path.rsplit("/", 1)[-1]
-        for suffix in (".gz", ".mjlog", ".xml"):
+        for suffix in (".gz", ".bz2", ".mjlog", ".xml"):
             game_id = game_id.removesuffix(suffix)
         game_id = game_id.split("&", 1)[0]
         self.events.append(

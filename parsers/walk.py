@@ -61,7 +61,16 @@ STORE_MARKS = frozenset({"catalog.sqlite", "writer.lock"})
 
 
 def has_log_name(name: str) -> bool:
-    return name.lower().removesuffix(".gz").endswith(_LOG_SUFFIXES)
+    """A log's name, perhaps gzip'd or bz2'd (``x.mjlog``, ``x.xml.gz``, ``x.json.bz2``)."""
+    return _uncompressed(name).endswith(_LOG_SUFFIXES)
+
+
+def _uncompressed(name: str) -> str:
+    """``name`` in lower case without the suffixes of its compression layers."""
+    stem = name.lower()
+    for _ in range(MAX_LAYERS):
+        stem = stem.removesuffix(".gz").removesuffix(".bz2")
+    return stem
 
 
 def is_container_name(name: str) -> bool:
@@ -246,10 +255,7 @@ def is_untold_name(name: str) -> bool:
     exporters save it), each perhaps with ``.gz`` or ``.bz2`` after it (``x.gz``).
     Such a file is listed when its first bytes are a log's
     (:func:`parsers.sources.looks_like_log`)."""
-    stem = name.lower()
-    for _ in range(MAX_LAYERS):
-        stem = stem.removesuffix(".gz").removesuffix(".bz2")
-    return os.path.splitext(stem)[1] in _UNTOLD_SUFFIXES
+    return os.path.splitext(_uncompressed(name))[1] in _UNTOLD_SUFFIXES
 
 
 #: A file's first bytes (HEAD_SIZE of them), read when first asked for; None where

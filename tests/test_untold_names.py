@@ -106,6 +106,37 @@ def test_untold_members_of_a_zip_and_a_tar_are_read(
     assert len(_files(doc)) == 4
 
 
+def test_logs_named_as_bz2_are_read_in_a_folder_a_zip_and_a_tar(
+    tmp_path: Path, xml: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = load_bytes(xml, "clean_game.xml")
+    files = {
+        "a.xml.bz2": bz2.compress(xml),
+        "b.mjlog.bz2": bz2.compress(gzip.compress(xml)),
+        "c.json.bz2": bz2.compress(convert_log(log, "tenhou-json")),
+        "d.jsonl.bz2": bz2.compress(convert_log(log, "mjai")),
+        "e.xml.gz": gzip.compress(xml),
+    }
+    folder = tmp_path / "games"
+    folder.mkdir()
+    zpath, tpath = tmp_path / "games.zip", tmp_path / "games.tar.gz"
+    with zipfile.ZipFile(zpath, "w") as zf, tarfile.open(tpath, "w:gz") as tf:
+        for name, data in files.items():
+            (folder / name).write_bytes(data)
+            zf.writestr(name, data)
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    for path in (folder, zpath, tpath):
+        code, doc = _audit(capsys, str(path))
+        assert code == 0, path
+        found = _files(doc)
+        assert sorted(found) == sorted(files), path
+        # (the Tenhou JSON names its game itself)
+        ids = {str(f["game_id"]).split("!")[-1] for f in found.values()}  # type: ignore[index]
+        assert ids == {"a", "b", "clean_game", "d", "e"}
+
+
 @pytest.mark.parametrize(
     ("head", "log"),
     [
