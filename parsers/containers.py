@@ -306,7 +306,14 @@ def _expand(
     if problem is not None:
         yield _unreadable(path, f"{path}: {problem}")
         return
-    kind = container_kind(path)
+    try:
+        kind = _container_kind(path)
+    except OSError as exc:
+        if not (explicit or has_log_name(path) or is_untold_name(os.path.basename(path))):
+            # A container's name (a log's is read below, and its reader says the same)
+            yield _unreadable(path, f"{path}: cannot read: {exc.strerror or exc}")
+            return
+        kind = None
     if kind == "zip":
         yield from _zip_members(path, want)
     elif kind == "tar":
@@ -324,22 +331,25 @@ def _expand(
 def container_kind(path: str) -> str | None:
     """``zip``, ``tar`` or ``sqlite`` when ``path`` is such a container, else None.
 
-    Only regular files are looked into (a FIFO is never opened).
+    Only regular files are looked into (a FIFO is never opened); None for one that
+    cannot be read.
     """
     try:
-        if regular_file_problem(os.stat(path).st_mode) is not None:
-            return None
+        return _container_kind(path)
     except OSError:
+        return None
+
+
+def _container_kind(path: str) -> str | None:
+    """:func:`container_kind`; OSError where the file cannot be read."""
+    if regular_file_problem(os.stat(path).st_mode) is not None:
         return None
     lower = path.lower()
     if lower.endswith(TAR_SUFFIXES):
         return "tar"
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb", buffering=0) as fh:
-            head = fh.read(16)
-    except OSError:
-        return None
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb", buffering=0) as fh:
+        head = fh.read(16)
     if head == SQLITE_MAGIC:
         return "sqlite"
     if head[:4] == ZIP_MAGIC or (lower.endswith(".zip") and head[:4] == b"PK\x05\x06"):
@@ -511,7 +521,9 @@ def _tar_pass(
                                   "the members after it were not read")  # fmt: skip
     except Exception as exc:
         at = f" (byte {tf.offset})" if tf is not None else ""
-        if isinstance(exc, tarfile.TarError | OSError | EOFError | ValueError):
+        if tf is None and isinstance(exc, OSError) and exc.strerror:  # opening it
+            msg = f"{path}: cannot read: {exc.strerror}"
+        elif isinstance(exc, tarfile.TarError | OSError | EOFError | ValueError):
             msg = f"{path}{at}: unreadable tar: {exc}"
         else:
             msg = failure(f"{path}{at}", "reading it as a tar", exc)

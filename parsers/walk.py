@@ -288,19 +288,23 @@ def is_mac_file(name: str, head: Head) -> bool:
 
 
 def _entry_head(entry: os.DirEntry[str]) -> Head:
-    """A folder entry's first bytes, read once; nothing (``b""``) for what is not a
-    regular file (a FIFO is never opened) or cannot be read: a walk leaves such a
-    file of an untold name out, and lists one of a log's name for the reader to
-    refuse."""
+    """A folder entry's first bytes, read once: nothing (``b""``) for what is not a
+    regular file (a FIFO is never opened; a walk leaves one of an untold name out, and
+    lists one of a log's name for the reader to refuse by its type), None for a file
+    that cannot be read (listed, so that the reader says why: no log is lost without
+    a word)."""
 
     @cache
-    def head() -> bytes:
+    def head() -> bytes | None:
         try:
             if not entry.is_file():
                 return b""
+        except OSError:
+            return b""
+        try:
             with open(entry.path, "rb") as fh:
                 return fh.read(HEAD_SIZE)
         except OSError:
-            return b""
+            return None
 
     return head

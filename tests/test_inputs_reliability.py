@@ -277,6 +277,56 @@ def test_a_fifo_is_refused_by_its_type(tmp_path: Path) -> None:
         assert done.returncode == 2 and "a FIFO" in done.stderr
 
 
+def _deny(monkeypatch: pytest.MonkeyPatch, names: set[str]) -> None:
+    """Files of ``names`` cannot be opened, as a file of mode 000 for a user (the tests
+    may run as root, whom modes do not stop)."""
+    import builtins
+
+    real_os_open, real_open = os.open, builtins.open
+
+    def refuse(path: object) -> None:
+        if isinstance(path, str | os.PathLike) and os.path.basename(os.fspath(path)) in names:
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+
+    def os_open(path: str, *args: object, **kw: object) -> int:
+        refuse(path)
+        return real_os_open(path, *args, **kw)  # type: ignore[arg-type]
+
+    def open_(file: object, *args: object, **kw: object) -> object:
+        refuse(file)
+        return real_open(file, *args, **kw)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(os, "open", os_open)
+    monkeypatch.setattr(builtins, "open", open_)
+
+
+def test_unreadable_files_in_a_folder_are_each_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "good.xml").write_bytes(CLEAN)
+    (tmp_path / "unread.xml").write_bytes(CLEAN)
+    (tmp_path / "2009071823gm-0041-0000-ff3a2214").write_bytes(CLEAN)  # a bare Tenhou id
+    (tmp_path / "game.gz").write_bytes(gzip.compress(CLEAN))
+    with zipfile.ZipFile(tmp_path / "games.zip", "w") as zf:
+        zf.writestr("a.xml", CLEAN)
+    sqlite3.connect(tmp_path / "2019.db").execute(
+        "CREATE TABLE logs(log_id TEXT, log_content BLOB)"
+    )
+    with tarfile.open(tmp_path / "games.tar", "w") as tf:
+        tf.add(tmp_path / "good.xml", "good.xml")
+    denied = {"unread.xml", "2009071823gm-0041-0000-ff3a2214", "game.gz", "games.zip"}
+    denied |= {"2019.db", "games.tar"}
+    _deny(monkeypatch, denied)
+    code, out, err = run(capsys, "audit", "-j", "1", "--format", "json", str(tmp_path))
+    assert code == 2
+    doc = json.loads(out)
+    assert {f["path"]: f["error"] for f in doc["files"]} == {
+        str(tmp_path / "good.xml"): None,
+        **{str(tmp_path / n): f"{tmp_path / n}: cannot read: Permission denied" for n in denied},
+    }
+    assert len(err_lines(err)) == len(denied)
+
+
 def test_a_folder_given_to_the_library_reader_is_refused_by_its_type(tmp_path: Path) -> None:
     """``parsers.load`` on a folder: the input error, not the file object's exception."""
     from mjaudit.errors import LogFormatError
