@@ -49,6 +49,7 @@ from parsers.sources import (
     bunzip2,
     decompress,
     load_bytes,
+    looks_like_log,
     read_regular_file,
     read_stream,
     regular_file_problem,
@@ -66,6 +67,7 @@ from parsers.walk import (
     file_ids,
     has_log_name,
     is_archive_name,
+    is_container_name,
     is_log_file,
     is_mac_file,
     is_untold_name,
@@ -306,10 +308,16 @@ def _expand(
     if problem is not None:
         yield _unreadable(path, f"{path}: {problem}")
         return
+    base = os.path.basename(path)
     try:
         kind = _container_kind(path)
+        if kind is None and is_container_name(base) and not has_log_name(base):
+            misnamed = _misnamed(path)
+            if misnamed is not None:
+                yield _unreadable(path, f"{path}: {misnamed}")
+                return
     except OSError as exc:
-        if not (explicit or has_log_name(path) or is_untold_name(os.path.basename(path))):
+        if not (explicit or has_log_name(path) or is_untold_name(base)):
             # A container's name (a log's is read below, and its reader says the same)
             yield _unreadable(path, f"{path}: cannot read: {exc.strerror or exc}")
             return
@@ -320,8 +328,9 @@ def _expand(
         yield from _tar_members(path, want, max_size)
     elif kind == "sqlite":
         yield from _db_rows(path, selection, want)
-    elif explicit or has_log_name(path) or is_untold_name(os.path.basename(path)):
-        # (an untold name is here because the walk found a log's first bytes in it)
+    elif explicit or has_log_name(path) or is_untold_name(base) or is_container_name(base):
+        # (an untold name is here because the walk found a log's first bytes in it, a
+        # container's name because the file holds a log: _misnamed)
         key = f"{os.path.abspath(path)}:{st.st_size}:{st.st_mtime_ns}"
         loc = Locator("file", path, key=key)
         if want is None or want(loc):
@@ -354,7 +363,28 @@ def _container_kind(path: str) -> str | None:
         return "sqlite"
     if head[:4] == ZIP_MAGIC or (lower.endswith(".zip") and head[:4] == b"PK\x05\x06"):
         return "zip"
+    if lower.endswith(".zip") and head and zipfile.is_zipfile(path):
+        return "zip"  # data before the zip: a self-extracting archive
     return None
+
+
+def _misnamed(path: str) -> str | None:
+    """Why a file with a zip's or a database's name that is no such thing is not read
+    (a download that failed, an error page saved under the archive's name); None for
+    a log kept under such a name, which is read as one. OSError where it cannot be
+    read."""
+    zip_name = path.lower().endswith(".zip")
+    with open(path, "rb") as fh:
+        head = fh.read(HEAD_SIZE)
+    if looks_like_log(head):
+        return None
+    kind, what = ("zip", "a zip archive") if zip_name else ("database", "an SQLite database")
+    start = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:64].lower()
+    if not head:
+        return f"unreadable {kind}: an empty file, not {what}"
+    if start.startswith((b"<!doctype html", b"<html", b"<head")):
+        return f"unreadable {kind}: a web page, not {what} (a download that failed?)"
+    return f"unreadable {kind}: its first bytes are neither {what}'s nor a log's"
 
 
 class _Names:

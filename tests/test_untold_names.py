@@ -313,3 +313,38 @@ def test_an_archive_where_a_log_was_expected_says_what_it_is(tmp_path: Path, xml
             f"game.xml (byte 0): {what}, not a log: {said['game.xml']} {suffix} name "
             "to have it read as one"
         )
+
+
+def test_a_file_with_a_containers_name_that_is_none_is_named_in_a_walk(
+    tmp_path: Path, xml: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    (folder / "good.xml").write_bytes(xml)
+    (folder / "empty.zip").write_bytes(b"")  # a download that failed
+    (folder / "games.zip").write_bytes(b"<html><body>404 Not Found</body></html>\n")
+    (folder / "2019.db").write_bytes(b"garbage\n")
+    (folder / "log_saved_as.zip").write_bytes(xml)  # a log under a wrong name: read
+    whole = io.BytesIO()
+    with zipfile.ZipFile(whole, "w") as zf:
+        zf.writestr("a.xml", xml)
+    (folder / "sfx.zip").write_bytes(b"MZ" + bytes(100) + whole.getvalue())  # self-extracting
+    said = {
+        "2019.db": "unreadable database: its first bytes are neither an SQLite database's "
+        "nor a log's",
+        "empty.zip": "unreadable zip: an empty file, not a zip archive",
+        "games.zip": "unreadable zip: a web page, not a zip archive (a download that failed?)",
+    }
+    code, doc = _audit(capsys, str(folder))
+    assert code == 2
+    files = doc["files"]
+    assert isinstance(files, list)
+    assert {f["path"]: f["error"] for f in files} == {
+        **{str(folder / n): f"{folder / n}: {line}" for n, line in said.items()},
+        str(folder / "good.xml"): None,
+        str(folder / "log_saved_as.zip"): None,
+        f"{folder / 'sfx.zip'}!a.xml": None,
+    }
+    for name, line in said.items():  # named alone: the same line
+        assert main(["audit", str(folder / name)]) == 2
+        assert capsys.readouterr().err.strip() == f"mjaudit: {folder / name}: {line}"
