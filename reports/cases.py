@@ -166,14 +166,16 @@ def _open_stream(name: str) -> IO[bytes]:
     return raw
 
 
-def _raw_lines(name: str) -> Iterator[tuple[int, bytes]]:
+def _raw_lines(name: str, cut: list[str]) -> Iterator[tuple[int, bytes]]:
     """Each non-blank line of ``name`` (``-``: stdin; plain, gzip or bz2) with its
     number, undecoded, read as it comes (a file of any length, in bounded memory); a
     line longer than MAX_LINE is given cut at MAX_LINE + 1 bytes, for
     :func:`_decoded` to refuse, and the rest of it is passed over. CasesInputError
-    for a file that cannot be read, raised at once."""
+    for a file that cannot be read, raised at once; a file that can be read no
+    further after some lines (a compressed file cut short) ends there, with the
+    message for it in ``cut``."""
     stream = _open_stream(name)
-    return _lines_of(name, stream)
+    return _lines_of(name, stream, cut)
 
 
 def _skip_line(name: str, number: int, stream: IO[bytes]) -> None:
@@ -191,7 +193,7 @@ def _skip_line(name: str, number: int, stream: IO[bytes]) -> None:
     )
 
 
-def _lines_of(name: str, stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:
+def _lines_of(name: str, stream: IO[bytes], cut: list[str]) -> Iterator[tuple[int, bytes]]:
     number = 0
     try:
         while True:
@@ -213,7 +215,11 @@ def _lines_of(name: str, stream: IO[bytes]) -> Iterator[tuple[int, bytes]]:
             if raw.strip():
                 yield number, raw
     except (OSError, EOFError, zlib.error) as exc:  # a compressed file cut short
-        raise CasesInputError(f"{name} (line {number + 1}): cannot read: {exc}") from None
+        said = f"{name} (line {number + 1}): cannot read: {exc}"
+        if not number:
+            raise CasesInputError(said) from None
+        # The lines before are kept, as those of a plain file cut mid-line are.
+        cut.append(f"{said}; the lines before it were read, the rest of the file was not")
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
@@ -249,10 +255,14 @@ def _decoded(
             problems.append(f"{name} (line {number}): not JSON: {_too_long(exc)}")
 
 
-def _json_lines(name: str, problems: _Problems) -> Iterator[tuple[int, JsonValue]]:
+def _json_lines(name: str, problems: _BadLines) -> Iterator[tuple[int, JsonValue]]:
     """The JSON value of each non-blank line of ``name`` (``-``: stdin) with its
-    number; a line that is not JSON is a problem ``name (line N): ...`` and skipped."""
-    return _decoded(name, _raw_lines(name), problems)
+    number; a line that is not JSON is a problem ``name (line N): ...`` and skipped,
+    as is the end of a file cut short, once its lines are read."""
+    cut: list[str] = []
+    yield from _decoded(name, _raw_lines(name, cut), problems)
+    for message in cut:
+        problems.last(message)
 
 
 # -- export -------------------------------------------------------------------------
@@ -473,7 +483,8 @@ def score_batch(name: str, out: Writer, jobs: int = 1) -> BatchSummary:
     a file of more than POOL_THRESHOLD chunks, else none). CasesInputError for a file
     that cannot be read at all."""
     summary = BatchSummary()
-    chunks = _chunks(_raw_lines(name))
+    cut: list[str] = []
+    chunks = _chunks(_raw_lines(name, cut))
     first = list(islice(chunks, POOL_THRESHOLD + 1))
     if jobs == 0:
         from analyzer.runs.pool import available_cpus
@@ -488,6 +499,8 @@ def score_batch(name: str, out: Writer, jobs: int = 1) -> BatchSummary:
         summary.not_wins += part.not_wins
         for problem in part.problems:
             bad.append(problem)
+    for message in cut:  # a file cut short: its lines before the cut are scored
+        bad.last(message)
     bad.close()
     return summary
 

@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -234,6 +235,37 @@ def test_gzip_and_bz2_files_are_read_as_the_audit_reads_them(
     n = len(_docs(cases))
     assert code == 0 and err == ""
     assert out.startswith(f"{n} cases, {n} answered, 0 disagreements")
+
+
+def test_a_gzip_file_cut_short_keeps_the_lines_before_the_cut(
+    capsys: pytest.CaptureFixture[str], files: tuple[Path, Path], tmp_path: Path
+) -> None:
+    cases, answers = files
+    good = cases.read_bytes().splitlines(keepends=True)
+    kept = 2
+    assert len(good) > kept + 1
+    # Two whole lines and half of the third, flushed, and no more (a download stopped).
+    pack = zlib.compressobj(9, zlib.DEFLATED, 31)
+    data = pack.compress(b"".join(good[:kept]) + good[kept][:40]) + pack.flush(zlib.Z_SYNC_FLUSH)
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(data)
+    said = (
+        f"mjaudit: {cut} (line {kept + 1}): cannot read: Compressed file ended before the "
+        "end-of-stream marker was reached; the lines before it were read, the rest of the "
+        "file was not"
+    )
+    code, out, err = _run(capsys, "score", "--batch", str(cut))
+    answered = answers.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert (code, out, err.splitlines()) == (2, "".join(answered[:kept]), [said])
+    code, out, err = _run(capsys, "cases", "check", str(cut), str(answers), "--format", "json")
+    assert code == 2
+    doc = json.loads(out)
+    assert (doc["cases"], doc["answered"], doc["disagreements"]) == (kept, kept, 0)
+    assert err.splitlines()[0] == said and doc["bad_lines"][0] == said[len("mjaudit: ") :]
+    # Cut before its first line ends, the file cannot be read at all: one line, no report.
+    (tmp_path / "none.jsonl.gz").write_bytes(data[:30])
+    code, out, err = _run(capsys, "score", "--batch", str(tmp_path / "none.jsonl.gz"))
+    assert (code, out) == (2, "") and len(err.splitlines()) == 1
 
 
 # -- defect 3: an answer of the wrong type ----------------------------------------------
