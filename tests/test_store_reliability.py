@@ -553,3 +553,59 @@ def test_a_game_two_parallel_batches_bring_is_stored_once_and_the_store_stays_wh
         st, "SELECT (SELECT count(*) FROM games), (SELECT count(DISTINCT game) FROM hands)"
     )
     assert list(counts[1]) == [(3, 3)]
+
+
+def _deny(monkeypatch: pytest.MonkeyPatch, denied: Path) -> None:
+    """``denied`` (a part file, or a folder of the store) cannot be opened or listed, as
+    one of mode 000 for a user (the tests may run as root, whom modes do not stop)."""
+    import builtins
+
+    real_open, real_iterdir = builtins.open, Path.iterdir
+
+    def open_(file: object, *args: object, **kw: object) -> object:
+        if isinstance(file, str | os.PathLike) and Path(os.fspath(file)) == denied:
+            raise PermissionError(13, "Permission denied", os.fspath(file))
+        return real_open(file, *args, **kw)  # type: ignore[call-overload]
+
+    def iterdir(self: Path) -> object:
+        if self == denied:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_iterdir(self)
+
+    monkeypatch.setattr(builtins, "open", open_)
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+
+
+def test_a_store_folder_that_cannot_be_listed_is_one_line(
+    store: Path, logs: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = store / f"v{AUDIT_VERSION}" / "games"
+    _deny(monkeypatch, folder)
+    code, out, err = cli(["audit", "--store", str(store), str(logs)], capsys)
+    assert code == 2 and out == ""
+    assert one_line(err) == (
+        f"mjaudit: {folder}: cannot read: Permission denied; give this user access to the "
+        f"files under {store}, then run the command again"
+    )
+
+
+def test_a_part_that_cannot_be_read_is_not_called_damaged_nor_dropped_by_repair(
+    store: Path, logs: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = stats(store)
+    victim = part_files(store, "games")[0]
+    _deny(monkeypatch, victim)
+    for args in (
+        ["stats", "--store", str(store)],
+        ["audit", "--store", str(store), str(logs)],
+        ["compact", "--store", str(store)],
+        ["compact", "--repair", "--store", str(store)],
+    ):
+        code, _, err = cli(args, capsys)
+        assert code == 2, args
+        line = one_line(err)
+        assert line.startswith(f"mjaudit: {victim}: cannot read: Permission denied; "), args
+        assert "not known to be damaged" in line and "compact --repair" not in line, args
+    assert line.endswith("; nothing was repaired")
+    monkeypatch.undo()
+    assert victim.exists() and stats(store) == before

@@ -34,6 +34,7 @@ statement on a locked-down DuckDB (:mod:`analyzer.runs.store_read`,
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import shutil
@@ -56,6 +57,7 @@ from analyzer.runs.store_catalog import (
     known_content,
 )
 from analyzer.runs.store_read import query, stats, stats_text
+from mjaudit.errors import WRITE_ERRNOS
 
 if TYPE_CHECKING:
     import duckdb
@@ -128,8 +130,11 @@ class Store:
             self._conn = cat.connect(self.path, new_ok=new_ok, kept=kept)
             try:
                 with self._catalog():
-                    guard.fill_checksums(self._conn, self.root)
-                    guard.clean(self._conn, self.root)
+                    try:
+                        guard.fill_checksums(self._conn, self.root)
+                        guard.clean(self._conn, self.root)
+                    except OSError as exc:
+                        raise _opening_error(self.root, exc, kept) from None
                     damaged = guard.check_parts(self._conn, self.root, cat.AUDIT_VERSION)
                 if check and damaged:
                     raise StoreError(guard.damage_message(self.root, damaged))
@@ -468,6 +473,18 @@ def _check_shard(root: Path) -> None:
     if damaged:
         message = guard.damage_message(root, damaged)
         raise StoreError(f"{root}: not merged, nor any other shard: {message}")
+
+
+def _opening_error(root: Path, exc: OSError, kept: str) -> StoreError:
+    """A file or folder of the store that could not be read or written while it was
+    opened (checked, its leftovers removed): one line, never a traceback."""
+    if exc.errno in WRITE_ERRNOS or exc.errno == errno.EROFS:
+        return cat.write_error(root, exc.strerror or str(exc), kept)
+    where = exc.filename if exc.filename is not None else root
+    return StoreError(
+        f"{where}: cannot read: {exc.strerror or exc}; give this user access to the files "
+        f"under {root}, then run the command again"
+    )
 
 
 def _os_error(root: Path, exc: OSError, kept: str) -> StoreError:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     import duckdb
 
 __all__ = [
+    "CANNOT_READ",
     "LOCK_NAME",
     "LOCK_WAIT",
     "Damage",
@@ -175,13 +176,23 @@ class PartFile:
     rows: int
 
 
+#: How a part file that could not be opened or read (no permission) is said: it is
+#: not known to be damaged, and a repair never drops it.
+CANNOT_READ = "cannot read: "
+
+
 @dataclass(frozen=True, slots=True)
 class Damage:
-    """A registered part that cannot be read, and why."""
+    """A registered part that is damaged, or that cannot be read, and why."""
 
     file: PartFile
     problem: str
     games: int
+
+    @property
+    def unread(self) -> bool:
+        """Whether the file could not be read (:data:`CANNOT_READ`): not damage."""
+        return self.problem.startswith(CANNOT_READ)
 
 
 def file_sum(path: Path) -> tuple[int, str]:
@@ -243,15 +254,15 @@ def _problem(f: PartFile, full: bool) -> str | None:
             tail = fh.read(4)
     except FileNotFoundError:
         return "missing"
-    except OSError as exc:
-        return f"unreadable: {exc.strerror}"
+    except OSError as exc:  # no permission, say: the file may well be whole
+        return f"{CANNOT_READ}{exc.strerror or exc}"
     if head != _MAGIC or tail != _MAGIC:
         return "corrupt: not a Parquet file (no PAR1 at both ends)"
     if full and f.sha256 is not None:
         try:
             _, sha = file_sum(f.path)
         except OSError as exc:
-            return f"unreadable: {exc.strerror}"
+            return f"{CANNOT_READ}{exc.strerror or exc}"
         if sha != f.sha256:
             return "corrupt: its SHA-256 is not the one the catalog recorded"
     return None
@@ -278,7 +289,18 @@ def check_parts(
 
 
 def damage_message(root: Path, damaged: Sequence[Damage]) -> str:
-    """One line: the first damaged part, how many there are, and the fix."""
+    """One line: the first damaged part, how many there are, and the fix; or, where a
+    part file cannot be read at all, the first such file: it is not called damaged
+    (access to it is the fix, and a repair would not drop it)."""
+    unread = [d for d in damaged if d.unread]
+    if unread:
+        d = unread[0]
+        more = f" (and {len(unread) - 1} more parts)" if len(unread) > 1 else ""
+        return (
+            f"{d.file.path}: {d.problem}{more}; this part of the store holds {d.games} "
+            f"games and is not known to be damaged: give this user access to the files "
+            f"under {root}, then run the command again"
+        )
     d = damaged[0]
     more = f" (and {len(damaged) - 1} more damaged parts)" if len(damaged) > 1 else ""
     return (
@@ -400,6 +422,9 @@ def repair(
     the next ``audit --store`` audits again.
     """
     damaged = find_damage(conn, con, root, version)
+    if any(d.unread for d in damaged):
+        # A file that could not be read is not known to be damaged: nothing is dropped.
+        raise StoreError(f"{damage_message(root, damaged)}; nothing was repaired")
     forgotten = 0
     for d in damaged:
         v, part = d.file.version, d.file.part
