@@ -549,6 +549,11 @@ def _tar_pass(
                 offset, why = hurt
                 yield _unreadable(path, f"{path} (byte {offset}): damaged tar header ({why}); "
                                   "the members after it were not read")  # fmt: skip
+            else:
+                cut = _cut_short(tf)
+                if cut is not None:
+                    yield _unreadable(path, f"{path} (byte {tf.offset}): damaged tar: {cut}; "
+                                      "the members before it were read")  # fmt: skip
     except Exception as exc:
         at = f" (byte {tf.offset})" if tf is not None else ""
         if tf is None and isinstance(exc, OSError) and exc.strerror:  # opening it
@@ -563,6 +568,40 @@ def _tar_pass(
     finally:
         if tf is not None:
             _damage.pop(id(tf), None)
+
+
+# What is read past a tar's end-of-archive blocks, at most, to reach the end of its
+# compressed stream: a record's padding is at most 10 KiB; more is not judged.
+_TAR_TAIL = 1 << 20
+
+
+def _cut_short(tf: tarfile.TarFile) -> str | None:
+    """Why a compressed tar read to its end is cut short, or None: its gzip, bz2 or xz
+    stream ends before its end marker (a download stopped at a flush point reads as a
+    tar that simply ends; tarfile's stream does not check). A plain tar without its
+    end-of-archive blocks is not judged: GNU tar reads one so without a word."""
+    stream = tf.fileobj
+    kind = getattr(stream, "comptype", "tar")
+    decompressor = getattr(stream, "cmp", None)
+    if kind not in ("gz", "bz2", "xz") or decompressor is None:
+        return None
+    try:
+        drained = 0
+        while drained <= _TAR_TAIL:  # the rest of the last record, to the stream's end
+            block = stream.read(1 << 16)
+            if not block:
+                break
+            drained += len(block)
+        else:
+            return None
+    except Exception:  # data after the stream's end (a second stream): not judged
+        return None
+    name = {"gz": "gzip", "bz2": "bz2", "xz": "xz"}[kind]
+    if not getattr(decompressor, "eof", True):
+        return f"its {name} data ends before its end marker (the file was cut short?)"
+    if kind == "gz" and len(getattr(decompressor, "unused_data", b"\0" * 8)) < 8:
+        return "its gzip data ends without its checksum (the file was cut short?)"
+    return None
 
 
 def _no_head() -> bytes | None:

@@ -387,6 +387,48 @@ def test_a_damaged_tar_header_keeps_the_members_before_it(
         assert f"{archive} (byte {second})" in line and "damaged tar header" in line
 
 
+def test_a_compressed_tar_cut_short_is_damage_and_a_whole_one_is_not(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w") as tf:
+        ends = []
+        for name, content in (("a.xml", CLEAN), ("b.xml", KANS)):
+            info = tarfile.TarInfo(name)
+            info.size = len(content)
+            tf.addfile(info, io.BytesIO(content))
+            ends.append(raw.tell())
+    whole = raw.getvalue()
+    # A download stopped after the first member, at a point gzip flushed: the data read
+    # so far inflates cleanly, and the tar simply ends.
+    pack = zlib.compressobj(9, zlib.DEFLATED, 31)
+    flushed = pack.compress(whole[: ends[0]]) + pack.flush(zlib.Z_FULL_FLUSH)
+    packed = gzip.compress(whole)
+    cut = {"flushed.tar.gz": flushed, "no-checksum.tar.gz": packed[:-4]}
+    for name, data in cut.items():
+        archive = tmp_path / name
+        archive.write_bytes(data)
+        code, out, err = run(capsys, "audit", "--format", "json", str(archive))
+        assert code == 2, name
+        ok = [f["path"] for f in json.loads(out)["files"] if f["error"] is None]
+        assert ok[0] == f"{archive}!a.xml"
+        (line,) = err_lines(err)
+        assert (
+            line.startswith(f"mjaudit: {archive} (byte ") and "damaged tar: its gzip data" in line
+        )
+        assert line.endswith("(the file was cut short?); the members before it were read")
+    # Whole archives, however compressed (and with a gzip member after the tar's), pass.
+    for i, mode in enumerate(("w:gz", "w:bz2", "w:xz", "w|gz")):
+        archive = tmp_path / f"whole-{i}.tar"
+        with tarfile.open(str(archive), mode) as tf:  # type: ignore[call-overload]
+            tf.add(SAMPLES / "clean_game.xml", "a.xml")
+        code, _, err = run(capsys, "audit", str(archive))
+        assert (code, err) == (0, ""), mode
+    archive = tmp_path / "two-members.tgz"
+    archive.write_bytes(packed + gzip.compress(b""))
+    assert run(capsys, "audit", str(archive))[::2] == (0, "")
+
+
 def test_a_tar_member_over_the_limit_is_refused_by_its_header(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
