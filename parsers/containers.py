@@ -445,9 +445,14 @@ def _zip_members(path: str, want: Want | None) -> Iterator[Locator]:
 # An archive found inside an archive is named rather than passed over; it is not
 # opened (its logs would need a third kind of name and a second bound on memory).
 _NESTED = "not read: an archive inside an archive (unpack the outer one first)"
+# A database of logs (phoenix-logs) inside an archive is named too: SQLite reads a file.
+_DB_SUFFIXES = (".db", ".sqlite", ".sqlite3")
 
 
 def _nested(loc: Locator) -> Locator:
+    if loc.name.lower().endswith(_DB_SUFFIXES):
+        why = "not read: a database inside an archive (unpack the archive first)"
+        return replace(loc, error=f"{loc.name}: {why}")
     return replace(loc, error=f"{loc.name}: {_NESTED}")
 
 
@@ -471,7 +476,8 @@ def _member_kind(name: str, head: Head) -> str | None:
 
 
 def _is_nested(name: str) -> bool:
-    return is_archive_name(os.path.basename(name))
+    base = os.path.basename(name)
+    return is_archive_name(base) or base.lower().endswith(_DB_SUFFIXES)
 
 
 def _zip_head(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> Head:

@@ -196,6 +196,33 @@ def test_an_archive_inside_an_archive_is_named_not_passed_over(
     }
 
 
+def test_a_database_inside_an_archive_is_named_not_passed_over(
+    tmp_path: Path, xml: bytes, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A phoenix-logs database kept in a zip or a tar was left out without a word."""
+    db = b"SQLite format 3\x00" + b"\x00" * 100
+    zpath = tmp_path / "backup.zip"
+    with zipfile.ZipFile(zpath, "w") as zf:
+        zf.writestr("2019.db", db)
+        zf.writestr("game.xml", xml)
+    tpath = tmp_path / "backup.tar"
+    with tarfile.open(tpath, "w") as tf:
+        for name, data in (("logs.sqlite", db), ("game.xml", xml)):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    code, doc = _audit(capsys, str(zpath), str(tpath))
+    assert code == 2
+    errors = {f["path"]: f["error"] for f in doc["files"]}  # type: ignore[attr-defined]
+    why = "not read: a database inside an archive (unpack the archive first)"
+    assert errors == {
+        f"{zpath}!2019.db": f"{zpath}!2019.db: {why}",
+        f"{zpath}!game.xml": None,
+        f"{tpath}!logs.sqlite": f"{tpath}!logs.sqlite: {why}",
+        f"{tpath}!game.xml": None,
+    }
+
+
 # macOS keeps a file's metadata beside it as ``._NAME`` (AppleDouble) where the file
 # system cannot hold it, and a zip made with its Finder holds them in ``__MACOSX/``.
 APPLE_DOUBLE = b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        \x00\x02"
