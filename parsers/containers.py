@@ -564,6 +564,9 @@ def _tar_pass(
         at = f" (byte {tf.offset})" if tf is not None else ""
         if tf is None and isinstance(exc, OSError) and exc.strerror:  # opening it
             msg = f"{path}: cannot read: {exc.strerror}"
+        elif str(exc) == "empty file" and _nonempty(path):
+            # tarfile's word for compressed data that ends before a first header.
+            msg = f"{path}: unreadable tar: its data ends before its first member (cut short?)"
         elif isinstance(exc, tarfile.TarError | OSError | EOFError | ValueError):
             msg = f"{path}{at}: unreadable tar: {exc}"
         else:
@@ -608,6 +611,13 @@ def _cut_short(tf: tarfile.TarFile) -> str | None:
     if kind == "gz" and len(getattr(decompressor, "unused_data", b"\0" * 8)) < 8:
         return "its gzip data ends without its checksum (the file was cut short?)"
     return None
+
+
+def _nonempty(path: str) -> bool:
+    try:
+        return os.path.getsize(path) > 0
+    except OSError:
+        return False
 
 
 def _no_head() -> bytes | None:

@@ -429,6 +429,24 @@ def test_a_compressed_tar_cut_short_is_damage_and_a_whole_one_is_not(
     assert run(capsys, "audit", str(archive))[::2] == (0, "")
 
 
+def test_a_compressed_tar_cut_before_its_first_member_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """tarfile calls it an "empty file"; it is not: its data ends too soon."""
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w:bz2") as tf:
+        info = tarfile.TarInfo("a.xml")
+        info.size = len(CLEAN)
+        tf.addfile(info, io.BytesIO(CLEAN))
+    archive = tmp_path / "cut.tar.bz2"
+    archive.write_bytes(raw.getvalue()[:200])
+    code, _, err = run(capsys, "audit", str(archive))
+    assert code == 2
+    assert err_lines(err) == [
+        f"mjaudit: {archive}: unreadable tar: its data ends before its first member (cut short?)"
+    ]
+
+
 def test_a_tar_member_over_the_limit_is_refused_by_its_header(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
