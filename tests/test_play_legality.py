@@ -449,3 +449,15 @@ def test_three_riichi_are_due_in_three_player_rules_that_have_the_draw(
         state.on_riichi_accepted(RiichiAccepted(start.pos, seat))
         assert (state.abort_due is not None) is (due and seat == 2)
     assert state.abort_due in (None, DrawReason.SUUCHA_RIICHI)
+
+
+def test_a_kan_of_tiles_not_held_shows_the_hand_before_the_kan() -> None:
+    """The hand shown is the one the kan was declared from, not what was left after
+    taking the tiles that were there."""
+    data = mjai(
+        {"type": "tsumo", "actor": 0, "pai": "E"},
+        {"type": "ankan", "actor": 0, "consumed": ["E"] * 4},
+    )
+    assert _replay_error(data).endswith(
+        "seat 0 declares a concealed kan with 1111z but holds 123m406p789s11155z"
+    )

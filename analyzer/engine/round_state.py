@@ -270,6 +270,20 @@ class RoundState:
         if self.ids is not None:
             self.ids = None  # the log stopped giving ids; fall back to tiles
 
+    def take_all(self, seat: int, group: list[tuple[Tile, int | None]], what: str) -> None:
+        """Remove the tiles of a call or a kan; where one is not held, the message
+        shows the hand as it was before any of them was taken."""
+        before = to_mpsz(self.hands[seat])
+        try:
+            for tile, tile_id in group:
+                self.take(seat, tile, tile_id, what)
+        except ReplayError:
+            tiles = to_mpsz(t for t, _ in group)
+            ids = [str(i) for _, i in group if i is not None]
+            if ids:
+                tiles += f" (ids {', '.join(ids)})"
+            raise ReplayError(f"seat {seat} {what} {tiles} but holds {before}") from None
+
     def give(self, seat: int, tile: Tile, tile_id: int | None) -> None:
         self.hands[seat].append(tile)
         if self.ids is not None:
@@ -525,8 +539,7 @@ class RoundState:
                 own = list(meld.tiles)
                 own.remove(d_tile)
                 rest = [(t, None) for t in own]
-            for t, tid in rest:
-                self.take(seat, t, tid, f"calls {kind.value} with")
+            self.take_all(seat, rest, f"calls {kind.value} with")
             self.melds[seat].append(meld)
             self.nsets[seat] += 1
             self.break_first_turn()
@@ -558,10 +571,10 @@ class RoundState:
             self.last_kakan = (seat, meld)
             self.kan_declared(seat, meld, ev.pos)
         elif kind is MeldKind.ANKAN:
-            for i, t in enumerate(meld.tiles):
-                self.take(
-                    seat, t, ids[i] if ids is not None else None, "declares a concealed kan with"
-                )
+            own_ids: list[int | None] = list(ids) if ids is not None else [None] * 4
+            self.take_all(
+                seat, list(zip(meld.tiles, own_ids, strict=True)), "declares a concealed kan with"
+            )
             self.melds[seat].append(meld)
             self.nsets[seat] += 1
             self.break_first_turn()
