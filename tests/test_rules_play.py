@@ -375,11 +375,13 @@ def test_head_bump_names_the_farther_winner_whichever_the_log_lists_first() -> N
 
 def test_three_rons_where_a_triple_ron_is_an_abortive_draw() -> None:
     found = _round_findings(_multiple_ron(3), TENHOU, "illegal-call")
-    assert [(f.seat, f.message) for f in found] == [
+    assert [(f.seat, f.message, f.expected, f.actual) for f in found] == [
         (
             1,
             "E1-0: 3 players ron seat 0's tile: these rules make a triple ron an abortive "
             "draw, with no winner",
+            0,  # no winner (was 1, the head-bump's number)
+            3,
         )
     ]
     assert _round_findings(_multiple_ron(3), preset("mahjongsoul"), "illegal-call") == []

@@ -118,9 +118,11 @@ def _multiple_ron(rnd: RoundReplay, rules: Ruleset, path: str) -> list[Finding]:
     n = len(rons)
     if n < 2:
         return []
+    allowed = 1  # the winner head-bump lets win
     if n >= 3 and rules.triple_ron == "abortive":
         why = "these rules make a triple ron an abortive draw, with no winner"
         rec = rons[0]
+        allowed = 0
     elif rules.triple_ron == "atamahane" or (n == 2 and not rules.double_ron):
         why = "these rules let only the winner nearest the discarder win (head-bump)"
         # The first win not allowed: the second nearest, whichever order the log
@@ -130,7 +132,7 @@ def _multiple_ron(rnd: RoundReplay, rules: Ruleset, path: str) -> list[Finding]:
     else:
         return []
     message = f"{n} players ron seat {rec.from_seat}'s tile: {why}"
-    return [error(rnd, path, "illegal-call", message, rec.event_index, rec.seat, 1, n)]
+    return [error(rnd, path, "illegal-call", message, rec.event_index, rec.seat, allowed, n)]
 
 
 def _fmt(items: Counter[tuple[Yaku, int]]) -> list[str]:
