@@ -273,7 +273,7 @@ class RoundState:
     def take_all(self, seat: int, group: list[tuple[Tile, int | None]], what: str) -> None:
         """Remove the tiles of a call or a kan; where one is not held, the message
         shows the hand as it was before any of them was taken."""
-        before = to_mpsz(self.hands[seat])
+        before = list(self.hands[seat])  # (the text only where it is needed)
         try:
             for tile, tile_id in group:
                 self.take(seat, tile, tile_id, what)
@@ -282,7 +282,7 @@ class RoundState:
             ids = [str(i) for _, i in group if i is not None]
             if ids:
                 tiles += f" (ids {', '.join(ids)})"
-            raise ReplayError(f"seat {seat} {what} {tiles} but holds {before}") from None
+            raise ReplayError(f"seat {seat} {what} {tiles} but holds {to_mpsz(before)}") from None
 
     def give(self, seat: int, tile: Tile, tile_id: int | None) -> None:
         self.hands[seat].append(tile)
