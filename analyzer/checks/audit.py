@@ -48,7 +48,7 @@ __all__ = ["AUDIT_VERSION", "FileAudit", "audit_log", "audit_path", "resolve_rul
 # finding's number in its game (``finding``) and its ``cause``. 4: the checks and the
 # causes of 2026-12-05 (docs/architecture.md), and a hand's ``delta`` null where the
 # log records none (it was 0).
-AUDIT_VERSION = "4"
+AUDIT_VERSION = "5"
 
 
 @dataclass(frozen=True, slots=True)
