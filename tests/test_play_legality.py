@@ -208,6 +208,17 @@ def test_a_seat_in_riichi_discards_the_tile_it_drew() -> None:
     ]
 
 
+def test_a_seat_in_riichi_discarding_a_tile_it_does_not_hold_is_one_finding() -> None:
+    """The log contradicts itself once (a tile not held): the replay says so, and the
+    riichi check adds nothing of its own."""
+    data = _riichi_game(
+        _WAITS_23M,
+        {"type": "tsumo", "actor": 1, "pai": "9m"},
+        {"type": "dahai", "actor": 1, "pai": "7p", "tsumogiri": False},
+    )
+    assert [c for c, _ in _errors(data) if c != "game-incomplete"] == ["inconsistent-log"]
+
+
 def test_a_seat_in_riichi_calls_nothing() -> None:
     data = _riichi_game(
         _WAITS_23M,

@@ -634,9 +634,11 @@ class RoundState:
             return  # after a call, which is its own finding
         if ev.tile_id is not None and drawn.tile_id is not None:
             same = ev.tile_id == drawn.tile_id
+            held = self.ids is not None and ev.tile_id in self.ids[seat]
         else:
             same = ev.tile == drawn.tile
-        if not same:
+            held = ev.tile in self.hands[seat]
+        if not same and held:  # a tile not held is the replay's to name, and only that
             self.finding(
                 "illegal-riichi",
                 f"seat {seat} is in riichi and discards {ev.tile} from its hand, not the "
