@@ -472,3 +472,26 @@ def test_a_kan_of_tiles_not_held_shows_the_hand_before_the_kan() -> None:
     assert _replay_error(data).endswith(
         "seat 0 declares a concealed kan with 1111z but holds 123m406p789s11155z"
     )
+
+
+@pytest.mark.corpus
+def test_what_the_log_shows_of_a_changed_riichi_hand_follows_from_the_change() -> None:
+    """A real game with one discard of a seat in riichi changed to another tile it
+    holds (element 452: G12 to G30): the hand it then shows at the draw (tenpai, the
+    payments) follows from the changed hand; one root finding, the riichi's."""
+    import re
+
+    from tests.conftest import corpus_file
+
+    text = corpus_file("2014050315gm-0041-0000-7ddece8e.xml").read_text(encoding="utf-8")
+    tags = list(re.finditer(r"<(\w+)((?:\s+\w+=\"[^\"]*\")*)\s*/?>", text))
+    tag = tags[452]
+    assert tag.group(1) == "G12"
+    data = (text[: tag.start()] + "<G30/>" + text[tag.end() :]).encode()
+    log = load_bytes(data, "changed.xml")
+    result = audit_log(log, resolve_rules(log, "auto"))
+    errors = [f for f in result.findings if f.severity.value == "error"]
+    roots = [f for f in errors if f.cause is None]
+    assert [f.code for f in roots] == ["illegal-riichi"]
+    assert "discards 8m from its hand, not the 4m it drew" in roots[0].message
+    assert len(errors) > 1

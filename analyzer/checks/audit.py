@@ -23,6 +23,7 @@ from analyzer.checks.audit_scores import ChainState, Link, check_chain
 from analyzer.checks.audit_wall import check_wall
 from analyzer.checks.audit_wins import WinCheck, check_win_tiles, check_wins
 from analyzer.engine.replay import ReplayObserver, replay
+from analyzer.engine.round_state import RIICHI_LOCKED
 from analyzer.engine.state import GameReplay
 from analyzer.hands.final import (
     FinalDiff,
@@ -273,6 +274,7 @@ def audit_log(
     links.extend(_follow_indicators(walls, findings, log, game))
     links.extend(_values_follow_dealer(game, findings))
     links.extend(_replay_follows_wall(game, walls, findings))
+    links.extend(_hand_follows_riichi_change(game, findings))
     checks["wall_checked_rounds"] += walled
     found, checked = check_results(log, game)
     findings.extend(found)
@@ -556,6 +558,48 @@ def _replay_follows_wall(
             for f in game.rounds[k].findings
             if f.code == "inconsistent-log" and f.event is not None and f.event >= wall.event
         )
+    return out
+
+
+# What the log shows of a hand after it changed it: the winning hand, the tenpai at
+# the draw, the win itself.
+_HAND_SHOWN = frozenset(
+    {
+        "inconsistent-log",
+        "tenpai-hand-mismatch",
+        "draw-mismatch",
+        "not-a-winning-hand",
+        "no-yaku-win",
+        "win-tile-mismatch",
+    }
+)
+
+
+def _hand_follows_riichi_change(game: GameReplay, findings: list[Finding]) -> list[Link]:
+    """A riichi hand the log changes (a discard from the hand, a call, an okuri-kan:
+    RoundState's RIICHI_LOCKED findings): what the log shows of that seat's hand later
+    in the hand (its winning hand, its tenpai at the draw) follows from it."""
+    changed: dict[int, Finding] = {}  # each hand's first change
+    for f in findings:
+        if f.event is not None and f.seat is not None and f.message.endswith(RIICHI_LOCKED):
+            k = game.round_index_at(f.event)
+            if k is not None:
+                changed.setdefault(k, f)
+    if not changed:
+        return []
+    out: list[Link] = []
+    for f in findings:
+        if f.code not in _HAND_SHOWN or f.event is None:
+            continue
+        k = game.round_index_at(f.event)
+        cause = changed.get(k) if k is not None else None
+        if (
+            cause is not None
+            and cause.event is not None
+            and f.event > cause.event
+            and f.seat in (None, cause.seat)
+        ):
+            out.append((f, cause))
     return out
 
 

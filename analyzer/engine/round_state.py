@@ -35,7 +35,11 @@ from mjaudit.melds import Meld, MeldKind, shape_problem
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile, to_mpsz
 
-__all__ = ["RoundState", "counts34"]
+__all__ = ["RIICHI_LOCKED", "RoundState", "counts34"]
+
+# How the findings of a riichi hand the log changes end (a discard from the hand, a
+# call, an okuri-kan): what the log shows of the hand later follows from them.
+RIICHI_LOCKED = "a riichi hand may not change"
 
 
 class RoundState:
@@ -642,7 +646,7 @@ class RoundState:
             self.finding(
                 "illegal-riichi",
                 f"seat {seat} is in riichi and discards {ev.tile} from its hand, not the "
-                f"{drawn.tile} it drew: a riichi hand may not change",
+                f"{drawn.tile} it drew: {RIICHI_LOCKED}",
                 ev.pos,
                 seat,
             )
@@ -657,7 +661,7 @@ class RoundState:
         if kind is not MeldKind.ANKAN:
             self.finding(
                 "illegal-call",
-                f"seat {seat} is in riichi and calls {meld}: a riichi hand may not change",
+                f"seat {seat} is in riichi and calls {meld}: {RIICHI_LOCKED}",
                 pos,
                 seat,
             )
@@ -671,7 +675,7 @@ class RoundState:
             self.finding(
                 "illegal-call",
                 f"seat {seat} is in riichi and declares {meld} without the {drawn.tile} it "
-                "drew (okuri-kan): a riichi hand may not change",
+                f"drew (okuri-kan): {RIICHI_LOCKED}",
                 pos,
                 seat,
             )
