@@ -26,6 +26,7 @@ writes, a results store), is :mod:`parsers.walk`.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import sqlite3
@@ -422,10 +423,12 @@ def _zip_members(path: str, want: Want | None) -> Iterator[Locator]:
         why = str(exc)
         if isinstance(exc, zipfile.BadZipFile) and _starts_as_zip(path):
             # A download cut short keeps its first members but loses the central
-            # directory, which a zip is read by.
+            # directory, which a zip is read by; one that has it may have it damaged.
             why = (
                 "it starts as a zip, but the index a zip ends with is missing "
                 "(the file was cut short?)"
+                if why == "File is not a zip file"
+                else f"its index (the central directory) is damaged: {why}"
             )
         yield _unreadable(path, f"{path}: unreadable zip: {why}")
         return
@@ -890,7 +893,15 @@ def read_locator(loc: Locator, max_size: int = DEFAULT_MAX_INPUT) -> bytes:
     except MemoryError:
         raise LogFormatError(loc.name, "", "out of memory while reading it") from None
     except (OSError, KeyError, zipfile.BadZipFile, sqlite3.Error, EOFError, ValueError) as exc:
-        raise LogFormatError(loc.name, "", f"cannot read: {exc}") from None
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        if loc.kind == "zip" and (
+            (isinstance(exc, OSError) and exc.errno == errno.EINVAL)
+            or str(exc).startswith("Bad magic number for file header")
+        ):
+            # The index sends the reader where the member is not (a seek before the
+            # file's start, another member's bytes): the zip is damaged there.
+            why = f"the zip's index does not point at this member ({why}): the zip is damaged"
+        raise LogFormatError(loc.name, "", f"cannot read: {why}") from None
     except zlib.error as exc:
         raise LogFormatError(loc.name, "", f"cannot read: broken deflate data: {exc}") from None
     except Exception as exc:  # an encrypted member, a method zipfile lacks, a broken stream

@@ -1069,3 +1069,34 @@ def test_a_named_input_that_holds_no_log_is_named(
     assert main(["audit", "--store", store, good]) == 0
     assert main(["audit", "--store", store, good]) == 0
     assert "holds no log" not in capsys.readouterr().err
+
+
+def test_a_zip_whose_index_is_damaged_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not "missing (cut short?)" for an index that is there but damaged, nor a raw
+    "[Errno 22] Invalid argument" for a member the index places wrongly."""
+    whole = io.BytesIO()
+    with zipfile.ZipFile(whole, "w") as zf:
+        for name in ("a.xml", "b.xml"):
+            zf.writestr(name, CLEAN)
+    data = bytearray(whole.getvalue())
+    entry = data.rfind(b"PK\x01\x02")
+    damaged = tmp_path / "entry.zip"
+    damaged.write_bytes(data[:entry] + b"XX" + data[entry + 2 :])
+    end = data.rfind(b"PK\x05\x06")
+    offset = int.from_bytes(data[end + 16 : end + 20], "little") + 7
+    shifted = tmp_path / "offset.zip"
+    shifted.write_bytes(data[: end + 16] + offset.to_bytes(4, "little") + data[end + 20 :])
+    code, _, err = run(capsys, "audit", str(damaged), str(shifted))
+    assert code == 2
+    lines = err_lines(err)
+    assert lines[0] == (
+        f"mjaudit: {damaged}: unreadable zip: its index (the central directory) is damaged: "
+        "Bad magic number for central directory"
+    )
+    assert len(lines) == 3 and all(
+        "cannot read: the zip's index does not point at this member" in line
+        and line.endswith("the zip is damaged")
+        for line in lines[1:]
+    )
