@@ -11,7 +11,7 @@ from enum import Enum
 
 from mjaudit.frozen import quick_init
 
-__all__ = ["ERROR_CODES", "INFO_CODES", "WARNING_CODES", "Finding", "Severity"]
+__all__ = ["ERROR_CODES", "FAIL_RANKS", "INFO_CODES", "WARNING_CODES", "Finding", "Severity"]
 
 
 class Severity(Enum):
@@ -54,6 +54,10 @@ ERROR_CODES = frozenset(
     }
 )
 WARNING_CODES = frozenset({"rules-assumed", "unchecked", "lobby-type-missing"})
+
+# ``--fail-on``: the lowest Severity.rank that fails a run (the exit code 1 and, in
+# JUnit, a failed case); "never": none.
+FAIL_RANKS = {"error": 2, "warning": 1, "never": 3}
 INFO_CODES = frozenset(
     {"missed-ron", "missed-tsumo", "riichi-while-furiten", "discard-into-furiten"}
 )

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import IO
 
 from analyzer.checks.audit import FileAudit
-from mjaudit.findings import Finding, JsonValue
+from mjaudit.findings import FAIL_RANKS, Finding, JsonValue
 from reports.safe_text import json_safe, one_line, printable, xml_attr, xml_text
 
 __all__ = [
@@ -128,10 +128,21 @@ class AuditOutput:
     holds nothing: each game's lines are passed on as the game comes.
     """
 
-    def __init__(self, fmt: str = "text", echo: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        fmt: str = "text",
+        echo: Callable[[str], None] | None = None,
+        fail_on: str = "error",
+    ) -> None:
         if fmt not in ("text", "json", "junit"):
             raise ValueError(f"unknown output format {fmt!r}")
+        if fail_on not in FAIL_RANKS:
+            raise ValueError(f"unknown --fail-on {fail_on!r}")
         self.fmt = fmt
+        # JUnit: a game fails on the findings that fail the run (--fail-on), so the
+        # report and the exit code agree.
+        self.fail_on = fail_on
+        self.case_names: set[str] = set()
         # Text only: where each game's lines go as soon as they are made (the command
         # line's standard output), so that a run keeps no text at all; the summary line
         # waits for the end. JSON and JUnit open with totals and counts: their entries
@@ -251,21 +262,38 @@ class AuditOutput:
         (self.parts.add if self.echo is None else self.echo)(printable(text))
 
     def _junit_case(self, r: FileAudit) -> str:
-        """One test case per game; error findings (or an unreadable file) fail it."""
-        name = xml_attr(r.game_id or r.path)
-        head = f'  <testcase classname="mjaudit.audit" name={name} file={xml_attr(r.path)}>'
+        """One test case per game; the findings at or above ``fail_on`` (error by
+        default), or an unreadable file, fail it. Each case has a name of its own: a
+        game met twice (the same game in two formats) is named by its file too."""
+        plain = r.game_id or r.path
+        name = plain if plain not in self.case_names else f"{plain} ({r.path})"
+        self.case_names.add(name)
+        head = (
+            f'  <testcase classname="mjaudit.audit" name={xml_attr(name)} file={xml_attr(r.path)}>'
+        )
         if r.error is not None:
             return f"{head}\n    <error message={xml_attr(r.error)}/>\n  </testcase>"
-        bad = [f for f in r.findings if f.severity.value == "error"]
+        floor = FAIL_RANKS[self.fail_on]
+        bad = [f for f in r.findings if f.severity.rank >= floor]
         body = ""
         if bad:
             self.failures += 1
-            text = "\n".join(f"{f.round or '-'} {f.code}: {f.message}{_at(f)}" for f in bad)
+            text = "\n".join(
+                f"{f.severity.value} {f.round or '-'} {f.code}: {f.message}{_at(f)}"
+                if f.severity.value != "error"
+                else f"{f.round or '-'} {f.code}: {f.message}{_at(f)}"
+                for f in bad
+            )
+            what = (
+                "error findings"
+                if self.fail_on == "error"
+                else f"findings at or above {self.fail_on}"
+            )
             body = (
-                f"\n    <failure message={xml_attr(f'{len(bad)} error findings')}"
+                f"\n    <failure message={xml_attr(f'{len(bad)} {what}')}"
                 f' type="mjaudit">{xml_text(text)}</failure>'
             )
-        notes = [f for f in r.findings if f.severity.value != "error"]
+        notes = [f for f in r.findings if f.severity.rank < floor]
         if notes:
             out = "\n".join(f"{f.severity.value} {f.code}: {f.message}{_at(f)}" for f in notes)
             body += f"\n    <system-out>{xml_text(out)}</system-out>"
@@ -293,9 +321,13 @@ def render_text(results: Iterable[FileAudit]) -> str:
     return _output("text", results).render()
 
 
-def render_junit(results: Iterable[FileAudit]) -> str:
-    """One test case per game; error findings (or an unreadable file) fail it."""
-    return _output("junit", results).render()
+def render_junit(results: Iterable[FileAudit], fail_on: str = "error") -> str:
+    """One test case per game; findings at or above ``fail_on`` (or an unreadable
+    file) fail it."""
+    out = AuditOutput("junit", fail_on=fail_on)
+    for r in results:
+        out.add(r)
+    return out.render()
 
 
 def _finding_line(f: Finding, found: Sequence[Finding] = ()) -> str:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from mjaudit.errors import WRITE_ERRNOS, MjauditError
+from mjaudit.findings import FAIL_RANKS
 from reports.safe_text import ESCAPE, escape_unencodable, one_line, printable
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ def _fail_on_option(f: Callable[..., None]) -> Callable[..., None]:
 def _findings_exit(worst: int, fail_on: str) -> int:
     """The exit code of readable inputs whose worst finding has severity rank ``worst``
     (-1: none): 1 at or above ``--fail-on``, else 0."""
-    floor = {"error": 2, "warning": 1, "never": 3}[fail_on]  # Severity.rank
+    floor = FAIL_RANKS[fail_on]
     return EXIT_FINDINGS if worst >= floor else EXIT_OK
 
 
@@ -325,7 +326,7 @@ def audit(
 
     _check_rules_option(rules)
     echo = _Echo()
-    out = AuditOutput(fmt, echo)
+    out = AuditOutput(fmt, echo, fail_on)
 
     def each(r: FileAudit) -> None:
         # Each audit goes into the output as it comes; none is kept.

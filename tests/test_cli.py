@@ -72,6 +72,38 @@ def test_tampered_file_exits_1_unless_fail_on_never(
     assert main(["audit", "--format", "junit", str(f)]) == 1
     junit = etree.fromstring(capsys.readouterr().out.encode())
     assert junit.get("failures") == "1" and junit.find("testcase/failure") is not None
+    # The JUnit report fails what the exit code fails (--fail-on), no more, no less.
+    assert main(["audit", "--format", "junit", "--fail-on", "never", str(f)]) == 0
+    junit = etree.fromstring(capsys.readouterr().out.encode())
+    assert junit.get("failures") == "0" and junit.find("testcase/failure") is None
+
+
+@pytest.mark.corpus
+def test_junit_fails_on_warnings_where_the_run_does(capsys: pytest.CaptureFixture[str]) -> None:
+    """A special lobby's log has a rules-assumed warning and no error: with --fail-on
+    warning the run exits 1, and its test case fails."""
+    path = str(corpus_file("dnovikoff-tenhou_newattr2023.xml"))
+    assert main(["audit", "--format", "junit", "--fail-on", "warning", path]) == 1
+    junit = etree.fromstring(capsys.readouterr().out.encode())
+    failure = junit.find("testcase/failure")
+    assert junit.get("failures") == "1" and failure is not None
+    assert failure.get("message") == "1 findings at or above warning"
+    assert main(["audit", "--format", "junit", path]) == 0
+    junit = etree.fromstring(capsys.readouterr().out.encode())
+    assert junit.get("failures") == "0"
+
+
+def test_junit_names_each_case_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same game twice (two file names, or two formats): CI systems key a test by
+    its class and name, so the second is named by its file too."""
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        shutil.copy(corpus_file(CLEAN), tmp_path / folder / CLEAN)
+    assert main(["audit", "--format", "junit", str(tmp_path)]) == 0
+    junit = etree.fromstring(capsys.readouterr().out.encode())
+    names = [case.get("name") for case in junit.iter("testcase")]
+    game = CLEAN.removesuffix(".xml")
+    assert names == [game, f"{game} ({tmp_path / 'b' / CLEAN})"]
 
 
 def test_directories_are_walked_and_jobs_give_the_same_result(
