@@ -314,6 +314,25 @@ def test_a_go_without_type_is_a_warning_that_names_the_assumption() -> None:
     assert warning.message == "<GO> has no type: GO type 9 assumed (4p ippan hanchan aka kuitan)"
 
 
+@pytest.mark.parametrize("edit", ["no-type", "no-go"])
+def test_an_east_only_game_without_its_lobby_type_ends_as_it_likes(edit: str) -> None:
+    """An East-only game (GO type 65) whose log lost its type, or its <GO>: the type
+    assumed (9, a hanchan) is no word on the game's length, so its end after East 4 is
+    not an error (it was: "the game goes on: the last hand is S4")."""
+
+    def tamper_go(c: Els) -> None:
+        go = next(e for e in c if e.tag == "GO")
+        if edit == "no-type":
+            go.attrib.pop("type")
+        else:
+            c.remove(go)
+
+    result = tamper("2009071823gm-0041-0000-ff3a2214.xml", tamper_go)
+    assert error_codes(result) == []
+    assert "lobby-type-missing" in [f.code for f in result.findings]
+    assert dict(result.checks)["game_lengths_checked"] == 1
+
+
 # -- riichi in order -----------------------------------------------------------------
 def _first_reach(c: Els) -> int:
     return next(k for k, e in enumerate(c) if e.tag == "REACH" and e.get("step") == "1")

@@ -256,8 +256,8 @@ def rules_are_the_logs(hint: RulesHint, rules: Ruleset) -> bool:
     else of its rules or results is assumed; not rules assumed for a log that states
     none, a special lobby, or a private one (which may set its own starting points and
     end rules)."""
-    if hint.special_lobby:
-        return False
+    if hint.special_lobby or hint.assumed_type is not None:
+        return False  # (a log without its lobby type: its length is assumed too)
     if rules.assumed:
         return stated_end_rules(hint)[0]
     lobby = dict(hint.extras).get("lobby", "0")
@@ -281,6 +281,8 @@ class _GameEnd:
         known = rules_are_the_logs(hint, rules)
         busting = not known and not hint.special_lobby and stated_end_rules(hint)[1]
         hanchan = hint.hanchan if hint.hanchan is not None or not known else rules.hanchan
+        if hint.assumed_type is not None:
+            hanchan = None  # the length read off a lobby type the log does not state
         east_last = 3 if rules.players == 4 else 2
         final = None if hanchan is None else east_last + (4 if hanchan else 0)
         if rules.one_hand_game:
