@@ -1017,6 +1017,8 @@ def convert(path: str, to: str, out: str, max_input_size: int) -> None:
         convert_file(path, to, out, max_input_size)
     except MjauditError as exc:
         _fail(str(exc))
+    except BrokenPipeError:
+        raise  # ``-o -`` and the reader went away: main's 141, as every command
     except OSError as exc:
         _fail(f"{out}: cannot write: {exc.strerror or exc}")
     except Exception as exc:

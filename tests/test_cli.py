@@ -239,3 +239,15 @@ def test_replay_shows_only_what_the_log_records_of_a_win(
     assert main(["replay", str(akochan), "--round", "E1-0"]) == 0
     out = capsys.readouterr().out
     assert "wins by tsumo: no value recorded" in out and "None" not in out
+
+
+@pytest.mark.parametrize("to", ["mjai", "tenhou-json"])
+def test_convert_to_a_reader_that_goes_away_stops_with_141(to: str) -> None:
+    """``convert -o - | true``: 141 without a word, as every command but those that
+    run on (it said "-: cannot write: Broken pipe" and exited 2)."""
+    cmd = [sys.executable, "-m", "mjaudit", "convert", str(corpus_file(CLEAN)), "--to", to]
+    proc = subprocess.Popen([*cmd, "-o", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # gone before the first line
+    err = proc.stderr.read()
+    assert (proc.wait(timeout=60), err) == (141, b"")
