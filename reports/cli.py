@@ -934,7 +934,7 @@ def report(
 
     Example: mjaudit report games/ -o site/ -j 4 --player Aoi --since 2024-01-01
     """
-    from reports.html import UnknownLobby, UnknownPlayer, write_report
+    from reports.html import OneGameOption, UnknownLobby, UnknownPlayer, write_report
     from reports.i18n import language
 
     _check_rules_option(rules)
@@ -959,7 +959,7 @@ def report(
                 bar.close()
     except OSError as exc:
         _fail(f"{exc.filename or out}: cannot write: {exc.strerror or exc}")
-    except (UnknownPlayer, UnknownLobby) as exc:
+    except (UnknownPlayer, UnknownLobby, OneGameOption) as exc:
         _fail(str(exc))
     for error in result.errors:
         _complain(error)

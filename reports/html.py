@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "GameRows",
+    "OneGameOption",
     "ReportResult",
     "UnknownLobby",
     "UnknownPlayer",
@@ -175,6 +176,11 @@ class ReportResult:
     errors: tuple[str, ...]
     games: int
     worst: int = -1
+
+
+class OneGameOption(MjauditError):
+    """An option that reviews one game (``--seat``) given with many: refused, not
+    dropped without a word."""
 
 
 class UnknownPlayer(MjauditError):
@@ -331,6 +337,11 @@ def write_report(
             "not a folder: a report of a folder, an archive or several inputs is a folder "
             "of pages (-o names it)",
             str(out),
+        )
+    if seat is not None:
+        raise OneGameOption(
+            f"--seat {seat} reviews one game from a seat: name one game's file (a folder, "
+            "an archive or several inputs make a site, whose pages are not seen from a seat)"
         )
     out.mkdir(parents=True, exist_ok=True)
     errors: list[str] = []

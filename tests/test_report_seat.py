@@ -95,3 +95,17 @@ def test_report_from_a_seat_on_the_command_line(
     assert "no player of that name" in err and repr(name) in err
     assert main(["report", game, "-o", str(tmp_path / "y.html"), "--lang", "ja"]) == 0
     assert '<html lang="ja">' in (tmp_path / "y.html").read_text(encoding="utf-8")
+
+
+def test_a_seat_for_a_folder_is_refused_not_dropped(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--seat reviews one game; given a folder (a site of many games) it was dropped
+    without a word and the pages written as without it."""
+    from reports.cli import main
+
+    site = tmp_path / "site"
+    assert main(["report", str(ROOT / "sample_logs"), "-o", str(site), "--seat", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "--seat 0 reviews one game from a seat: name one game's file" in err
+    assert not site.exists()
