@@ -336,7 +336,9 @@ def load_bytes(data: bytes, path: str) -> GameLog:
         )
         raise LogFormatError(path, "byte 0", f"{what}, not a log: {hint}")
     raise LogFormatError(
-        path, "byte 0", "not a mahjong log: expected Tenhou XML, Tenhou JSON or mjai JSON lines"
+        path,
+        "byte 0",
+        "not a mahjong log: expected Tenhou XML, Tenhou JSON, mjai JSON lines or a Mahjong Soul record",
     )
 
 
