@@ -338,7 +338,8 @@ def load_bytes(data: bytes, path: str) -> GameLog:
     raise LogFormatError(
         path,
         "byte 0",
-        "not a mahjong log: expected Tenhou XML, Tenhou JSON, mjai JSON lines or a Mahjong Soul record",
+        "not a mahjong log: expected Tenhou XML, Tenhou JSON, mjai JSON lines or a "
+        "Mahjong Soul record",
     )
 
 
