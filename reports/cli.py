@@ -417,8 +417,8 @@ _WINDS = click.Choice(["E", "S", "W", "N"], case_sensitive=False)
     is_flag=True,
     help="A non-dealer's ron before their first draw (its value: the rules' renhou).",
 )
-@click.option("--seat-wind", type=_WINDS, default="S", show_default=True)
-@click.option("--round-wind", type=_WINDS, default="E", show_default=True)
+@click.option("--seat-wind", type=_WINDS, default="S", show_default=True, metavar="[E|S|W|N]")
+@click.option("--round-wind", type=_WINDS, default="E", show_default=True, metavar="[E|S|W|N]")
 @click.option("--dora", multiple=True, metavar="IND", help="A dora indicator; repeat.")
 @click.option("--ura", multiple=True, metavar="IND", help="An ura indicator; repeat.")
 @click.option(
