@@ -512,3 +512,23 @@ def test_one_seat_is_followed_alone() -> None:
     audit_log(log, rules, observers=[every, one])
     assert one.turns == {k: t for k, t in every.turns.items() if t.seat == 2}
     assert one.turns
+
+
+@pytest.mark.corpus
+def test_three_players_wait_for_no_2m_to_8m() -> None:
+    """Sanma has no 2m to 8m: a lone 1m or 9m waits for no such tile. This turn (hand
+    19m346p23668s1356z, 3z discarded) counted 2m, 3m, 7m and 8m as four unseen each:
+    1m kept 82 and 3z 89, "3z best". Without them 1m keeps 74 and 3z 73: a note."""
+    from reports.views_facts import collect_game
+
+    path = CORPUS / "tenhou-xml" / "2009060321gm-00b9-0000-75b25bcf.xml"
+    if not path.exists():
+        pytest.skip(f"corpus not available: {path}")
+    log = load(str(path))
+    turn = collect_game(log, resolve_rules(log, "auto"), seat=2).turns[(0, 8)]
+    assert turn.turn is not None
+    for option in turn.turn.options:
+        assert not set(option.ukeire.kinds) & set(range(1, 8))  # 2m..8m
+    kept = {o.kind: sum(o.ukeire.unseen) for o in turn.turn.options}
+    assert (kept[0], kept[29]) == (74, 73)  # 1m, 3z
+    assert turn.note is not None and turn.note.better == (0,)

@@ -188,9 +188,15 @@ def _shape(key: bytes) -> tuple[int, tuple[int, ...]]:
     return found
 
 
+# What ``seen`` counts for a kind the game does not have (2m-8m with three players):
+# no tile of it can come, so it is no tile the hand waits for.
+NOT_IN_PLAY = 100
+
+
 def _ukeire(kinds: tuple[int, ...], seen: Sequence[int]) -> Ukeire:
     # A log that shows a fifth tile of a kind is reported by the replay; here a
     # count never goes below nothing.
+    kinds = tuple(k for k in kinds if seen[k] < NOT_IN_PLAY)
     return Ukeire(kinds, tuple(max(0, 4 - seen[k]) for k in kinds))
 
 
@@ -268,6 +274,8 @@ def seen_counts(state: RoundState, seat: int) -> list[int]:
     for indicator in state.dora:
         if indicator is not None:
             seen[indicator.kind] += 1
+    if state.players == 3:
+        seen[1:8] = [NOT_IN_PLAY] * 7  # three players: no 2m to 8m (docs/wall.md)
     return seen
 
 
