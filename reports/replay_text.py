@@ -25,6 +25,7 @@ from mjaudit.events import (
 )
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import to_mpsz
+from reports.i18n import yaku_name
 from reports.safe_text import one_line
 
 __all__ = ["find_round", "render_round", "round_text"]
@@ -97,6 +98,8 @@ class _RoundText:
                 )
                 lines.append("scores " + " ".join(str(x) for x in ev.scores[: rules.players]))
                 for s in range(rules.players):
+                    if seat is not None and s != seat:
+                        continue  # a seat's view: the others' hands are not in it
                     wind = WINDS[(s - ev.dealer) % rules.players]
                     lines.append(f"  {wind} {names[s]}: {to_mpsz(ev.hands[s])}")
             case DrawTile():
@@ -109,7 +112,10 @@ class _RoundText:
                     line += f"   hand {_hand(state, ev.seat)}"
                 lines.append(line)
             case DeclareMeld():
-                lines.append(f"{index:5} {who} calls {ev.meld}   hand {_hand(state, ev.seat)}")
+                line = f"{index:5} {who} calls {ev.meld}"
+                if seat is None or ev.seat == seat:
+                    line += f"   hand {_hand(state, ev.seat)}"
+                lines.append(line)
             case RiichiDeclared():
                 lines.append(f"{index:5} {who} declares riichi")
             case RiichiAccepted():
@@ -128,6 +134,10 @@ class _RoundText:
                     if n is not None
                 )
                 lines.append(f"{index:5} {who} wins by {how}: {value or 'no value recorded'}")
+                named = [f"{yaku_name(y)} {n}" for y, n in c.yaku or () if n]  # (ura dora 0)
+                named += [f"{yaku_name(y)} (yakuman)" for y in c.yakuman or ()]
+                if named:
+                    lines.append(f"        yaku {', '.join(named)}")
                 if c.hand is not None:
                     lines.append(f"        hand {to_mpsz(c.hand)} on {c.win_tile}")
                 if c.deltas is not None:

@@ -92,7 +92,8 @@ def render_wall(
     lines.append(f"dead wall: yama[0..{last}]")
     for position in range(last + 1):
         what = ", ".join(marks.get(position, []))
-        live = " (live at the end)" if position >= 14 else ""
+        # After r rinshan draws the dead wall has taken yama[14..13+r] from the live one.
+        live = " (live at the end)" if position >= 14 + rinshan else ""
         lines.append(f"  yama[{position:>2}] {_tile(wall.yama[position], aka):>2}  {what}{live}")
     return "\n".join(lines)
 

@@ -251,3 +251,25 @@ def test_convert_to_a_reader_that_goes_away_stops_with_141(to: str) -> None:
     proc.stdout.close()  # gone before the first line
     err = proc.stderr.read()
     assert (proc.wait(timeout=60), err) == (141, b"")
+
+
+def test_replay_from_a_seat_shows_only_that_seats_hand(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """--seat: the others' hands are not in the view: not at the deal, nor after
+    their calls (seat 2's whole hand was printed with its daiminkan)."""
+    kans = Path(__file__).resolve().parents[1] / "sample_logs" / "kans.xml"
+    assert main(["replay", str(kans), "--round", "E1-0", "--seat", "0"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    dealt = [line for line in lines[2:] if line.startswith("  ") and not line[2].isspace()]
+    dealt = [line for line in dealt if ": " in line and " wins " not in line]
+    assert len(dealt) == 1 and dealt[0].startswith("  E ")
+    calls = [line for line in lines if " calls " in line]
+    assert [("   hand " in line) for line in calls] == [" E " in line[:8] for line in calls]
+    assert any(" daiminkan:8888p" in line and "hand" not in line for line in calls)
+
+
+def test_replay_names_the_yaku_of_a_win(capsys: pytest.CaptureFixture[str]) -> None:
+    kans = Path(__file__).resolve().parents[1] / "sample_logs" / "kans.xml"
+    assert main(["replay", str(kans), "--round", "E1-0"]) == 0
+    assert "        yaku riichi 1, tanyao 1\n" in capsys.readouterr().out

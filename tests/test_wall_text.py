@@ -53,3 +53,16 @@ def test_a_log_without_a_seed_says_so() -> None:
     log = parse_tenhou_xml(data, "unseeded.xml")
     text = render_round_wall(log, replay(log, resolve_rules(log, "auto")), 0)
     assert text == "no wall for unseeded.xml: the log carries no Tenhou seed"
+
+
+def test_positions_a_rinshan_draw_took_from_the_live_wall_are_not_live() -> None:
+    """Three players, two kita (two rinshan draws): the live wall ends at yama[16], so
+    yama[14] and yama[15] are the dead wall's now; only yama[16] and up are live."""
+    path = corpus_file("2014091101gm-00b9-0000-5ca6b487.xml")
+    log = parse_tenhou_xml(path.read_bytes(), str(path))
+    game = replay(log, resolve_rules(log, "auto"))
+    text = render_round_wall(log, game, 0)
+    assert "yama[68] down to yama[16] (after 2 rinshan draws)" in text
+    lines = {line.split()[0]: line for line in text.splitlines() if line.startswith("  yama[")}
+    live = sorted(k for k, line in lines.items() if line.endswith("(live at the end)"))
+    assert live == ["yama[16]", "yama[17]"]
