@@ -93,6 +93,20 @@ def json_reader(whole: str | bytes) -> Callable[[str], Any]:
     return partial(_load, _DECODER if _long_number(whole) else _NATIVE_INTS)
 
 
+def load_lines(whole: str | bytes, lines: list[str]) -> list[Any] | None:
+    """The values of ``lines`` (each one JSON value, blank lines left out), decoded in
+    one pass as one array: what decoding each line costs is mostly the call. None
+    where that does not give one value a line (a bad line, a line of two values): the
+    caller then reads line by line, for the line's own message."""
+    decoder = _DECODER if _long_number(whole) else _NATIVE_INTS
+    text = [line for line in lines if line.strip()]
+    try:
+        values = decoder.decode("[" + ",".join(text) + "]")
+    except (ValueError, _Refused, RecursionError):
+        return None
+    return values if isinstance(values, list) and len(values) == len(text) else None
+
+
 def _load(decoder: json.JSONDecoder, text: str) -> Any:
     # The decoder's scanner straight away, for text that is one value from its first
     # character to its last (an mjai line); anything else, or any problem, goes the

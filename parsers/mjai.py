@@ -70,7 +70,7 @@ from mjaudit.events import (
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
-from parsers.json_text import BadJson, json_reader, load_json, short
+from parsers.json_text import BadJson, json_reader, load_json, load_lines, short
 from parsers.mjai_names import DRAGONS, WIND_YAKU, YAKU_NAMES, YAKUMAN_FAN, MjaiFail, tile_of
 
 __all__ = ["parse_mjai"]
@@ -687,6 +687,9 @@ _HANDLERS: dict[str, Callable[[_Reader, dict[str, Any]], None]] = {
 }
 
 
+_UNREAD = object()  # no value decoded ahead for the line
+
+
 def parse_mjai(data: bytes, path: str) -> GameLog:
     """Parse one mjai log (JSON lines, already un-gzipped) into a GameLog."""
     try:
@@ -696,12 +699,17 @@ def parse_mjai(data: bytes, path: str) -> GameLog:
     lines = text.splitlines()
     reader = _Reader(path, lines)
     load_json = json_reader(data)
+    # Every line at once where each is one JSON value (a log as written); else line by
+    # line, so that the bad line is the one named.
+    decoded = iter(load_lines(data, lines) or ())
     number = 0
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            ev = load_json(line)
+            ev = next(decoded, _UNREAD)
+            if ev is _UNREAD:
+                ev = load_json(line)
         except BadJson as exc:
             where = f"line {number}" + (f", column {exc.column}" if exc.column else "")
             raise LogFormatError(path, where, f"not valid JSON: {exc.message}") from None

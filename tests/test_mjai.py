@@ -462,3 +462,21 @@ def test_a_fifth_tile_of_a_kind_drawn_is_an_inconsistent_hand() -> None:
         "E1-0: the log cannot be replayed at line 3 {tsumo}: "
         "5 tiles of 4m come into play; there are only four"
     )
+
+
+def test_the_lines_are_decoded_at_once_only_where_each_is_one_value() -> None:
+    from parsers.json_text import load_lines
+
+    good = ['{"type": "a"}', "", '  {"type": "b"}  ']
+    assert load_lines("\n".join(good), good) == [{"type": "a"}, {"type": "b"}]
+    # Two values on a line, a bad line, a trailing comma: line by line instead, so
+    # that the bad line is the one named.
+    for bad in ('{"type": "a"}, {"type": "b"}', '{"type": ', '{"type": "a"},'):
+        lines = ['{"type": "x"}', bad]
+        assert load_lines("\n".join(lines), lines) is None
+
+
+def test_a_bad_line_after_good_ones_is_named_by_its_number() -> None:
+    data = mjai({"type": "tsumo", "actor": 0, "pai": "1m"}) + b'\n{"type": "dahai", '
+    with pytest.raises(LogFormatError, match="line 4"):
+        parse_mjai(data, "bad.jsonl")
