@@ -15,11 +15,9 @@ from __future__ import annotations
 import json
 import math
 import reprlib
-from collections.abc import Callable
-from functools import partial
 from typing import Any
 
-__all__ = ["MAX_DIGITS", "BadJson", "json_reader", "load_json", "short"]
+__all__ = ["MAX_DIGITS", "BadJson", "JsonReader", "json_reader", "load_json", "load_lines", "short"]
 
 MAX_DIGITS = 15
 
@@ -87,18 +85,38 @@ def load_json(text: str) -> Any:
     return json_reader(text)(text)
 
 
-def json_reader(whole: str | bytes) -> Callable[[str], Any]:
+def json_reader(whole: str | bytes) -> JsonReader:
     """:func:`load_json` for ``whole`` and any part of it (the lines of a file);
-    ``whole`` may be the file's bytes."""
-    return partial(_load, _DECODER if _long_number(whole) else _NATIVE_INTS)
+    ``whole`` may be the file's bytes. Its ``lines`` reads many lines at once
+    (:func:`_load_lines`), with the decoder chosen for ``whole`` once."""
+    return JsonReader(_DECODER if _long_number(whole) else _NATIVE_INTS)
+
+
+class JsonReader:
+    """Reads JSON text with one decoder: a value (call it), or many lines at once."""
+
+    __slots__ = ("decoder",)
+
+    def __init__(self, decoder: json.JSONDecoder) -> None:
+        self.decoder = decoder
+
+    def __call__(self, text: str) -> Any:
+        return _load(self.decoder, text)
+
+    def lines(self, lines: list[str]) -> list[Any] | None:
+        return _load_lines(self.decoder, lines)
 
 
 def load_lines(whole: str | bytes, lines: list[str]) -> list[Any] | None:
+    """:meth:`JsonReader.lines` of ``lines``, the lines of ``whole``."""
+    return json_reader(whole).lines(lines)
+
+
+def _load_lines(decoder: json.JSONDecoder, lines: list[str]) -> list[Any] | None:
     """The values of ``lines`` (each one JSON value, blank lines left out), decoded in
     one pass as one array: what decoding each line costs is mostly the call. None
     where that does not give one value a line (a bad line, a line of two values): the
     caller then reads line by line, for the line's own message."""
-    decoder = _DECODER if _long_number(whole) else _NATIVE_INTS
     text = [line for line in lines if line.strip()]
     try:
         values = decoder.decode("[" + ",".join(text) + "]")

@@ -70,7 +70,7 @@ from mjaudit.events import (
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
-from parsers.json_text import BadJson, json_reader, load_json, load_lines, short
+from parsers.json_text import BadJson, json_reader, load_json, short
 from parsers.mjai_names import DRAGONS, WIND_YAKU, YAKU_NAMES, YAKUMAN_FAN, MjaiFail, tile_of
 
 __all__ = ["parse_mjai"]
@@ -701,7 +701,7 @@ def parse_mjai(data: bytes, path: str) -> GameLog:
     load_json = json_reader(data)
     # Every line at once where each is one JSON value (a log as written); else line by
     # line, so that the bad line is the one named.
-    decoded = iter(load_lines(data, lines) or ())
+    decoded = iter(load_json.lines(lines) or ())
     number = 0
     for number, line in enumerate(lines, 1):
         if not line.strip():

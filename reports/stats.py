@@ -291,21 +291,17 @@ def _broken_round(
     return riichi, callers, wins
 
 
-def _ended(facts: GameFacts, rnd: RoundReplay) -> bool:
-    """Whether the log plays the hand to its end: a win or a draw (statistics.md's
-    round); a hand the log stops in (a server stopped the game) is no round played."""
-    events = facts.log.events
-    return any(isinstance(events[i], Win | RoundDraw) for i in rnd.other_events)
-
-
 def _count_rounds(facts: GameFacts) -> tuple[list[_SeatCounts], int]:
     """Each seat's counts, read from what the audit's replay recorded of each hand,
     and the number of rounds played to their end."""
     players = facts.players
     counts = [_SeatCounts() for _ in range(players)]
     played = 0
+    hands = facts.audit.hands
     for r, rnd in enumerate(facts.game.rounds):
-        if not _ended(facts, rnd):
+        # A hand the log stops in (a server stopped the game) has no result: no round
+        # played (statistics.md), as the audit's record of the hand says.
+        if r < len(hands) and hands[r].result is None:
             continue
         played += 1
         if rnd.complete:
