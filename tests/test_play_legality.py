@@ -323,6 +323,34 @@ def test_an_open_hand_declaring_riichi_scores_no_riichi() -> None:
     assert _errors_of(data, "illegal-riichi") == ["E1-0: seat 1 declares riichi with an open hand"]
 
 
+def test_an_open_hand_declaring_riichi_noten_is_one_finding() -> None:
+    """One declaration, two things wrong with it (an open hand, a discard that leaves
+    it not tenpai): one ``illegal-riichi`` naming both, not one for each."""
+    data = _mjai(
+        {"type": "tsumo", "actor": 0, "pai": "C"},
+        {"type": "dahai", "actor": 0, "pai": "C", "tsumogiri": True},
+        {"type": "pon", "actor": 1, "target": 0, "pai": "C", "consumed": ["C", "C"]},
+        {"type": "dahai", "actor": 1, "pai": "1s", "tsumogiri": False},
+        {"type": "tsumo", "actor": 2, "pai": "9p"},
+        {"type": "dahai", "actor": 2, "pai": "9p", "tsumogiri": True},
+        {"type": "tsumo", "actor": 3, "pai": "9m"},
+        {"type": "dahai", "actor": 3, "pai": "9m", "tsumogiri": True},
+        {"type": "tsumo", "actor": 0, "pai": "E"},
+        {"type": "dahai", "actor": 0, "pai": "E", "tsumogiri": True},
+        {"type": "tsumo", "actor": 1, "pai": "P"},
+        {"type": "reach", "actor": 1},
+        {"type": "dahai", "actor": 1, "pai": "9s", "tsumogiri": False},
+        {"type": "reach_accepted", "actor": 1},
+        {"type": "tsumo", "actor": 2, "pai": "8p"},
+        {"type": "dahai", "actor": 2, "pai": "8p", "tsumogiri": True},
+        start={"tehais": _DEAL},
+    )
+    assert _errors_of(data, "illegal-riichi") == [
+        "E1-0: seat 1 declares riichi with an open hand; its discard 9s leaves "
+        "2345678s445z: not tenpai"
+    ]
+
+
 _KANS_DEAL = [
     ["1m"] * 4 + ["2m"] * 4 + ["3m"] * 4 + ["E"],
     ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "N", "N", "N", "C", "C"],

@@ -10,6 +10,7 @@ impossible raise :class:`ReplayError`; rule breaches that leave the hand playabl
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import assert_never
 
 from analyzer.engine.kan_dora import KanDoraClock
@@ -55,6 +56,7 @@ class RoundState:
         "clock",
         "declared_discard",
         "declaring",
+        "declaring_finding",
         "discard_indexes",
         "discarded_once",
         "double_riichi",
@@ -118,6 +120,9 @@ class RoundState:
         self.ippatsu = [False] * 4
         self.declaring: int | None = None
         self.declared_discard: int | None = None  # the declaring seat's riichi discard
+        # Where in findings the declaration's illegal-riichi is (None: it had none): a
+        # declaring discard that leaves the hand not tenpai adds to it.
+        self.declaring_finding: int | None = None
         # The win or draw that ended the hand: None while it goes on.
         self.ended: Win | RoundDraw | None = None
         # An abortive draw the rules make due (four winds, four riichi, four kans):
@@ -424,13 +429,7 @@ class RoundState:
             self.declared_discard = index
             self.riichi_discards.add(index)
             if not waits(counts34(hand)):
-                self.finding(
-                    "illegal-riichi",
-                    f"seat {seat} declares riichi discarding {tile}, which leaves "
-                    f"{to_mpsz(hand)}: not tenpai",
-                    ev.pos,
-                    seat,
-                )
+                self.noten_riichi(seat, tile, ev.pos)
         elif self.ippatsu[seat]:
             self.ippatsu[seat] = False
         self.pond_events[seat].append(ev)
@@ -476,13 +475,34 @@ class RoundState:
                 "left in the wall "
                 f"(at least {rules.riichi_min_live_tiles})"
             )
-        for problem in problems:
+        self.declaring_finding = None
+        if problems:
+            # One declaration, one finding, however many things are wrong with it.
+            self.declaring_finding = len(self.findings)
             self.finding(
                 "illegal-riichi",
-                f"seat {seat} declares riichi {problem}",
+                f"seat {seat} declares riichi {' and '.join(problems)}",
                 ev.pos,
                 seat,
             )
+
+    def noten_riichi(self, seat: int, tile: Tile, pos: SourcePos) -> None:
+        """The declaring discard of ``tile`` leaves ``seat`` not tenpai: an
+        ``illegal-riichi``, or part of the one its declaration already has."""
+        left = to_mpsz(self.hands[seat])
+        k = self.declaring_finding
+        if k is None:
+            self.finding(
+                "illegal-riichi",
+                f"seat {seat} declares riichi discarding {tile}, which leaves {left}: not tenpai",
+                pos,
+                seat,
+            )
+            return
+        said = self.findings[k]
+        self.findings[k] = replace(
+            said, message=f"{said.message}; its discard {tile} leaves {left}: not tenpai"
+        )
 
     def on_riichi_accepted(self, ev: RiichiAccepted) -> None:
         seat = ev.seat

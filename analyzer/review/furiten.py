@@ -551,8 +551,10 @@ class FuritenTracker:
     def _check_riichi_tenpai(self, index: int, ev: Discard, state: RoundState) -> None:
         """Riichi declared while not tenpai, unless the replay already said so."""
         s = ev.seat
-        if any(f.code == "illegal-riichi" and f.event == index for f in state.findings):
-            return
+        if state.declaring_finding is not None or any(
+            f.code == "illegal-riichi" and f.event == index for f in state.findings
+        ):
+            return  # the replay said so, at the discard or in its declaration's finding
         counts = [0] * 34
         for t in state.hands[s]:
             counts[t.kind] += 1
