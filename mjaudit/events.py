@@ -267,6 +267,11 @@ class RoundStart(Located):
     # carried over from the last result's (mjai without ``scores``): no claim of
     # their own.
     scores_recorded: bool = True
+    # Why the log's play of this hand cannot be read, where its reader could not put
+    # it together (a Tenhou JSON kyoku whose take and discard lists fit no order of
+    # play): the hand holds no play then, only its result as recorded, and the replay
+    # calls it broken with this reason (``inconsistent-log``). None for a hand read.
+    unreadable: str | None = None
 
     @property
     def label(self) -> str:

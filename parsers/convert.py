@@ -60,6 +60,17 @@ def convert_log(log: GameLog, to: str) -> bytes:
             "records no physical tile ids (0..135), by which mjlog XML names every tile: only "
             "a Tenhou XML log can be written as tenhou-xml (tenhou-json and mjai take any log)"
         )
+    unread = next(
+        (ev for ev in log.events if isinstance(ev, RoundStart) and ev.unreadable is not None),
+        None,
+    )
+    if unread is not None:
+        # Its play was not read: written out, the hand would be a deal and a result
+        # with nothing played between them, which the source does not say.
+        raise ConvertError(
+            f"{log.path}: cannot write {to}: the play of {unread.label} ({unread.pos.where}) "
+            f"cannot be read: {unread.unreadable}"
+        )
     try:
         return writer(log)
     except ValueError as exc:

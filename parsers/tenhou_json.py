@@ -29,6 +29,7 @@ from mjaudit.events import (
     RoundDraw,
     RoundStart,
     RulesHint,
+    Win,
     round_label,
 )
 from mjaudit.tiles import Tile
@@ -418,8 +419,17 @@ class _Game:
         except JsonFail as exc:
             raise JsonFail(f"{label}: result: {exc}") from None
         path = self.path
-        actions = order_actions(label, players, dealer, hands, takes, outs)
-        self._check_end(label, actions, wins, reason)
+        unreadable = None
+        try:
+            actions = order_actions(label, players, dealer, hands, takes, outs)
+            self._check_end(label, actions, wins, reason)
+        except JsonFail as exc:
+            # Lists that fit no order of play (a wrong kyoku number makes another seat
+            # the dealer, say) are this hand's problem, not the file's: the hand keeps
+            # its deal and its recorded result, the replay calls it broken, and the
+            # other hands are audited (as an mjlog's or an mjai log's would be).
+            unreadable = str(exc).removeprefix(f"{label}: ")
+            actions = []
         rs_pos = SourcePos(path, num, f"{{{label}}}", unit)
         source = KyokuSource(path, num, label, unit, actions, kyoku)
         draw = (
@@ -437,9 +447,15 @@ class _Game:
                 scores=tuple(start),
                 dora_indicator=indicators[0],
                 hands=tuple(hands),
+                unreadable=unreadable,
             )
         ]
-        events.extend(build_round(actions, source, indicators[1:], wins, ura_tiles, draw))
+        if unreadable is None:
+            events.extend(build_round(actions, source, indicators[1:], wins, ura_tiles, draw))
+        else:
+            events.extend(Win(source, w.seat, w.from_seat, w.claims, RESULT) for w in wins)
+            if draw is not None and not wins:
+                events.append(draw)
         return events
 
     @staticmethod

@@ -130,6 +130,22 @@ def test_mjlogs_round_trip_through_the_xml_writer() -> None:
         assert differences(log, back) == [], path.name
 
 
+@pytest.mark.parametrize("to", ["mjai", "tenhou-json"])
+def test_a_hand_whose_play_cannot_be_read_is_not_converted(to: str) -> None:
+    """Written out, a Tenhou JSON hand whose lists fit no order of play would be a
+    deal and a result with nothing between them: the conversion says so instead."""
+    from tests.test_tenhou_json import _broken
+
+    log = load_bytes(_broken("order"), "unordered.json")
+    with pytest.raises(ConvertError) as err:
+        convert_log(log, to)
+    assert str(err.value) == (
+        f"unordered.json: cannot write {to}: the play of E1-0 (round 1 {{E1-0}}) cannot be "
+        "read: the take and discard lists cannot be put in order: seat 2's take '4141p41' "
+        "is a call where a draw is due"
+    )
+
+
 def test_xml_needs_tile_ids() -> None:
     path = CORPUS / "mjai" / "libriichi-arena" / "riichienv_126_204_0_mjai.jsonl"
     if not path.exists():

@@ -222,15 +222,19 @@ def test_a_call_that_fits_two_discards_goes_where_the_lists_allow() -> None:
 
 
 def test_lists_that_fit_no_order_name_the_furthest_dead_end() -> None:
+    """Lists that fit no order of play are the hand's problem: the hand keeps its deal
+    and its recorded result, without play, and says why (the replay calls it broken)."""
     k = json.loads(json.dumps(TWO_WAYS))
     k[13] = [11, 11, 21, *FILL[:10]]  # seat 3 now holds no 2z to pon with
-    with pytest.raises(LogFormatError) as err:
-        parse_tenhou_json(doc(k), "stuck.json")
+    log = parse_tenhou_json(doc(k), "stuck.json")
+    start = log.events[1]
+    assert isinstance(start, RoundStart)
     # Both ways end after four actions; the first one met is named.
-    assert err.value.message == (
-        "E1-0: the take and discard lists cannot be put in order: "
+    assert start.unreadable == (
+        "the take and discard lists cannot be put in order: "
         "seat 3's take '42p4242' is a call where a draw is due"
     )
+    assert shape(log.events[2:]) == ["draw-end exhaustive"]  # its result, no play
 
 
 def _kakan(tail_takes: list[object], tail_outs: list[object], result: list[object]) -> bytes:
@@ -366,8 +370,6 @@ def _broken(edit: str) -> bytes:
         pytest.param("short", "list of 17 entries", id="short-kyoku"),
         pytest.param("tile", "takes0[0]: 99 is not a tile", id="bad-tile"),
         pytest.param("yaku", "unknown yaku name 'Richii'", id="unknown-yaku"),
-        pytest.param("order", "E1-0: ", id="unorderable"),
-        pytest.param("tsumo", "wins by tsumo, but the last action", id="tsumo-after-discard"),
     ],
 )
 def test_errors_name_the_file_the_round_and_the_problem(edit: str, message: str) -> None:
@@ -375,6 +377,36 @@ def test_errors_name_the_file_the_round_and_the_problem(edit: str, message: str)
         parse_tenhou_json(_broken(edit), "bad.json")
     assert err.value.path == "bad.json" and err.value.position == "round 1"
     assert message in err.value.message
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        pytest.param(
+            "order",
+            "the take and discard lists cannot be put in order: seat 2's take '4141p41' "
+            "is a call where a draw is due",
+            id="unorderable",
+        ),
+        pytest.param(
+            "tsumo", "seat 1 wins by tsumo, but the last action is seat 0's discard", id="tsumo"
+        ),
+    ],
+)
+def test_play_that_cannot_be_put_in_order_breaks_its_hand_not_the_file(
+    edit: str, message: str
+) -> None:
+    """A kyoku whose lists fit no order of play (or end in another action than its
+    result needs) is one ``inconsistent-log`` at that hand, as a play the replay cannot
+    follow is in the other formats; the file is read."""
+    from analyzer.checks.audit import audit_log, resolve_rules
+
+    log = parse_tenhou_json(_broken(edit), "bad.json")
+    audit = audit_log(log, resolve_rules(log, "auto"))
+    broken = [f for f in audit.findings if f.code == "inconsistent-log"]
+    assert [f.message for f in broken] == [
+        f"E1-0: the log cannot be replayed at round 1 {{E1-0}}: {message}"
+    ]
 
 
 def test_json_syntax_error_names_line_and_column() -> None:

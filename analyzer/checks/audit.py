@@ -303,6 +303,7 @@ def audit_log(
     found, checked, continued = check_game_end(log, game, state, rules)
     findings.extend(found)
     links.extend(_ends_follow_labels(found, game, label_breaks))
+    links.extend(_play_follows_label(findings, game, log, label_breaks))
     checks["game_lengths_checked"] += checked
     checks["game_continuations_checked"] += continued
     final: FinalResult | None = None
@@ -649,6 +650,37 @@ def _ends_follow_labels(
             if rnd.first_event in label_breaks:
                 out.append((f, label_breaks[rnd.first_event]))
                 break
+    return out
+
+
+def _play_follows_label(
+    findings: list[Finding], game: GameReplay, log: GameLog, label_breaks: dict[int, Finding]
+) -> list[Link]:
+    """A Tenhou JSON hand whose round number the chain disputes with one of another
+    dealer: its reader put the play in order from that dealer's turn (a kyoku's lists
+    say nothing of who played first), so a play it could not order, or one the replay
+    then cannot follow, follows from that number."""
+    if log.format != "tenhou-json":
+        return []
+    out: list[Link] = []
+    for k, rnd in enumerate(game.rounds):
+        label = label_breaks.get(rnd.first_event)
+        start = log.events[rnd.first_event]
+        if (
+            label is None
+            or not isinstance(start, RoundStart)
+            or not isinstance(label.expected, list)
+            or not isinstance(label.expected[0], int)
+            or label.expected[0] % 4 == start.round_index % 4
+        ):
+            continue
+        out.extend(
+            (f, label)
+            for f in findings
+            if f.code == "inconsistent-log"
+            and f.event is not None
+            and game.round_index_at(f.event) == k
+        )
     return out
 
 

@@ -120,6 +120,8 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
             # deal the log broke (record.complete False) it must not trust.
             try:
                 state.check_start()
+                if ev.unreadable is not None:
+                    raise ReplayError(ev.unreadable)
             except ReplayError as exc:
                 _broken(state, ev, exc)
                 live = None
