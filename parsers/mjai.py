@@ -15,7 +15,8 @@ One event per line, one game per file. Every dialect there is read:
   The fu claim is the fu of the score table, so an unrounded sum (38) is
   transcribed rounded up to the next ten (40), as every scorer rounds it before
   using it; 25 (chiitoitsu) is the one value that is never rounded. A rounded fu
-  from any other dialect is unchanged by this.
+  from any other dialect is unchanged by this. Older files have ``hora_tehais``
+  without ``pai``: the winning tile that completes the hand is read off the play.
 - mjaigym: gimite-like events with ``kyotaku`` but no ``scores`` on ``start_kyoku``.
 
 What a dialect carries becomes a claim; what it lacks stays ``None``. Two numbers
@@ -376,14 +377,17 @@ class _Reader:
         seat = self.seat(ev, "actor")
         target = self.seat(ev, "target")
         pai = tile_of(ev["pai"]) if "pai" in ev else None
+        # Without ``pai`` (older akochan files, §2.8) the winning tile is read off the
+        # play (§4): it completes the hand shown, and stays unclaimed itself.
+        won = pai if pai is not None else self.won_tile(seat, target)
         hand: tuple[Tile, ...] | None = None
         if "hora_tehais" in ev:
             hand = _tiles(ev["hora_tehais"], "hora_tehais")
             sets = sum(1 for m in self.melds[seat] if m.kind is not MeldKind.KITA)
             # gimite's server leaves the winning tile out on a ron, the Tenhou
             # converter and akochan always do (§2.8); the claim includes it.
-            if len(hand) + 3 * sets == 13 and pai is not None:
-                hand = (*hand, pai)
+            if len(hand) + 3 * sets == 13 and won is not None:
+                hand = (*hand, won)
         deltas = _ints(ev["deltas"], "deltas", self.players) if "deltas" in ev else None
         after = _ints(ev["scores"], "scores", self.players) if "scores" in ev else None
         ura_key = next(
@@ -397,7 +401,7 @@ class _Reader:
         # An empty list is how gimite and libriichi say "no ura shown" (the winner
         # did not riichi); the mjlog says it by leaving doraHaiUra out: None.
         ura = _tiles(ura_raw, "ura markers") if ura_raw else None
-        yaku, yakuman = self.yakus(ev, seat, hand)
+        yaku, yakuman = self.yakus(ev, seat, hand, won)
         fan = ev.get("fan")
         han = fan if type(fan) is int and yakuman is None and fan < YAKUMAN_FAN else None
         fu = ev.get("fu")
@@ -421,14 +425,35 @@ class _Reader:
             # yakus; libriichi, convlog and akochan never write it (§2.8).
             pao_recorded="pao" in ev or "yakus" in ev,
             scores_after=after,
-            yakuman_forms=yakuman is None or (hand is not None and pai is not None),
+            yakuman_forms=yakuman is None or (hand is not None and won is not None),
         )
         self.events.append(Win(self.src, seat, target, claims, self.line))
         self.after_result(after, deltas)
         self.sticks = 0
 
+    def won_tile(self, seat: int, target: int) -> Tile | None:
+        """The tile a win takes where the log does not name it: the winner's last
+        draw for a tsumo; for a ron the last discard, or the tile a kan adds (chankan)."""
+        if target == seat:
+            return self.last_draw[seat]
+        for ev in reversed(self.events):
+            if isinstance(ev, Discard):
+                return ev.tile
+            if isinstance(ev, DeclareMeld):
+                meld = ev.meld
+                if meld.kind is MeldKind.KAKAN:
+                    return meld.added
+                return meld.tiles[0] if meld.kind is MeldKind.ANKAN else None
+            if isinstance(ev, RoundStart):
+                break
+        return None
+
     def yakus(
-        self, ev: dict[str, Any], seat: int, hand: tuple[Tile, ...] | None
+        self,
+        ev: dict[str, Any],
+        seat: int,
+        hand: tuple[Tile, ...] | None,
+        won: Tile | None,
     ) -> tuple[tuple[tuple[Yaku, int], ...] | None, tuple[Yaku, ...] | None]:
         raw = ev.get("yakus")
         if raw is None:
@@ -467,7 +492,7 @@ class _Reader:
             else:
                 raise MjaiFail(f"unknown yaku name {short(name)}")
         if yakuman:
-            return None, tuple(self.double_forms(yakuman, hand, ev))
+            return None, tuple(self.double_forms(yakuman, hand, won))
         if dragon_fan:
             dragons = self.dragon_sets(seat, hand)
             if dragons is None:
@@ -492,7 +517,7 @@ class _Reader:
 
     @staticmethod
     def double_forms(
-        yakuman: list[Yaku], hand: tuple[Tile, ...] | None, ev: dict[str, Any]
+        yakuman: list[Yaku], hand: tuple[Tile, ...] | None, win: Tile | None
     ) -> list[Yaku]:
         """gimite has one name for a yakuman and its double form (§3); the hand says which.
 
@@ -500,9 +525,8 @@ class _Reader:
         hand before the win is 1112345678999 of one suit. Thirteen-wait kokushi:
         the hand before the win holds all thirteen kinds.
         """
-        if hand is None or "pai" not in ev:
+        if hand is None or win is None:
             return yakuman
-        win = tile_of(ev["pai"])
         before = list(hand)
         if win not in before:  # the replay names this hand; the claim stays as written
             return yakuman

@@ -480,3 +480,34 @@ def test_a_bad_line_after_good_ones_is_named_by_its_number() -> None:
     data = mjai({"type": "tsumo", "actor": 0, "pai": "1m"}) + b'\n{"type": "dahai", '
     with pytest.raises(LogFormatError, match="line 4"):
         parse_mjai(data, "bad.jsonl")
+
+
+@pytest.mark.corpus
+def test_a_winning_hand_without_the_winning_tile_named_is_completed_from_the_play() -> None:
+    # akochan writes hora_tehais (13 tiles) and, in older files, no pai (§2.8, §4):
+    # the winning tile is the winner's last draw (tsumo) or the tile it robbed or
+    # took from the discard (ron). The same game with and without pai audits alike.
+    path = CORPUS / "gimite-server" / "mjai-manue-go_selfmatch_2025-09-12-153331.jsonl"
+    if not path.exists():
+        pytest.skip(f"corpus not available at {CORPUS}")
+    events = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    wins = [e for e in events if e["type"] == "hora"]
+    assert {e["actor"] == e["target"] for e in wins} == {True, False}  # tsumo and ron
+
+    def findings(data: bytes) -> list[tuple[str, str, str]]:
+        from analyzer.checks.audit import audit_log, resolve_rules
+
+        log = load_bytes(data, "edited.jsonl")
+        result = audit_log(log, resolve_rules(log, "auto"))
+        return [(f.severity.value, f.code, f.message) for f in result.findings]
+
+    baseline = findings("\n".join(json.dumps(e) for e in events).encode())
+    for e in wins:
+        e.pop("pai")
+    data = "\n".join(json.dumps(e) for e in events).encode()
+    assert findings(data) == baseline
+    log = load_bytes(data, "edited.jsonl")
+    hands = [e.claims.hand for e in log.events if isinstance(e, Win)]
+    assert all(h is not None and len(h) % 3 == 2 for h in hands)
+    # What the log does not name stays unclaimed.
+    assert all(e.claims.win_tile is None for e in log.events if isinstance(e, Win))
