@@ -556,8 +556,9 @@ class _Reader:
 
     def on_ryukyoku(self, ev: dict[str, Any]) -> None:
         raw = ev.get("reason")
+        deltas = _ints(ev["deltas"], "deltas", self.players) if "deltas" in ev else None
         if raw is None:
-            reason = self.unnamed_draw()
+            reason = self.unnamed_draw(deltas)
         elif isinstance(raw, str) and raw in _REASONS:
             reason = _REASONS[raw]
         elif raw == "error":
@@ -577,19 +578,21 @@ class _Reader:
             for s, h in enumerate(hands[: self.players]):
                 if isinstance(h, list) and h and "?" not in h and (tenpai is None or s in tenpai):
                     shown.append((s, _tiles(h, f"tehais[{s}]")))
-        deltas = _ints(ev["deltas"], "deltas", self.players) if "deltas" in ev else None
         after = _ints(ev["scores"], "scores", self.players) if "scores" in ev else None
         claims = DrawClaims(tenpai, tuple(shown), deltas=deltas, scores_after=after)
         self.events.append(RoundDraw(self.src, reason, claims, self.line))
         self.after_result(after, deltas)
 
-    def unnamed_draw(self) -> DrawReason:
+    def unnamed_draw(self, deltas: tuple[int, ...] | None) -> DrawReason:
         """The kind of a draw written without a reason (libriichi, convlog: §2.9), read
         off the hand's own events: the live wall drawn to its end (nagashi mangan where
         a pond is all terminals and honours, none called), four riichi, four kans by
         more than one player, the same wind as the first four discards with no call,
-        and a draw declared on one's own turn (nine terminals). Anything else is taken
-        as exhaustive, and the audit then names the tiles left in the live wall."""
+        a draw declared on one's own turn (nine terminals), and a stop on a discard
+        that pays nothing (three rons: convlog keeps Tenhou's triple-ron draw without
+        its name, §5.1; the audit checks that three players can win on the tile).
+        Anything else is taken as exhaustive, and the audit then names the tiles left
+        in the live wall."""
         hand: list[Event] = []
         for ev in reversed(self.events):
             if isinstance(ev, RoundStart):
@@ -628,7 +631,11 @@ class _Reader:
             and all(t.kind == first[0].kind for t in first)
         ):
             return DrawReason.SUUFON_RENDA
-        return DrawReason.KYUUSHU if self.last_was_draw else DrawReason.EXHAUSTIVE
+        if self.last_was_draw:
+            return DrawReason.KYUUSHU
+        if self.players == 4 and hand and isinstance(hand[-1], Discard) and not any(deltas or ()):
+            return DrawReason.SANCHAHOU
+        return DrawReason.EXHAUSTIVE
 
     def after_result(self, after: tuple[int, ...] | None, deltas: tuple[int, ...] | None) -> None:
         """The scores after a result: those it shows, else the last ones and its deltas."""

@@ -511,3 +511,36 @@ def test_a_winning_hand_without_the_winning_tile_named_is_completed_from_the_pla
     assert all(h is not None and len(h) % 3 == 2 for h in hands)
     # What the log does not name stays unclaimed.
     assert all(e.claims.win_tile is None for e in log.events if isinstance(e, Win))
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    "kept",
+    [pytest.param((), id="convlog"), pytest.param(("tenpais",), id="akochan-tenpais")],
+)
+def test_a_triple_ron_draw_written_without_a_reason_is_read_as_one(kept: tuple[str, ...]) -> None:
+    # convlog drops Tenhou's draw names (三家和了 among them, §5.1) and writes no
+    # reason (§2.9): a hand that stops on a discard three players can win, before
+    # the wall ends and with nothing paid, is the triple-ron draw, not an exhaustive
+    # draw with tiles left in the wall.
+    path = (
+        CORPUS
+        / "converted-from-tenhou"
+        / "gimite-tenhouarchive-partial"
+        / "tenhou_upd-aft-ron3.jsonl"
+    )
+    if not path.exists():
+        pytest.skip(f"corpus not available at {CORPUS}")
+    events = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    baseline = _audit("\n".join(json.dumps(e) for e in events).encode())
+    draw = next(e for e in events if e["type"] == "ryukyoku")
+    assert draw["reason"] == "sanchaho"
+    for key in ("reason", "tehais", "tenpais", "scores"):
+        if key not in kept:
+            draw.pop(key, None)
+    data = "\n".join(json.dumps(e) for e in events).encode()
+    assert _audit(data) == baseline  # game-incomplete: the file is a game's prefix
+    reasons = [
+        e.reason for e in load_bytes(data, "edited.jsonl").events if isinstance(e, RoundDraw)
+    ]
+    assert reasons == [DrawReason.SANCHAHOU]
