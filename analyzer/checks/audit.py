@@ -211,6 +211,8 @@ def audit_log(
     wins, draws = count_results(log)
     players = rules.players
     settled: dict[int, tuple[int, ...]] = {}
+    # Wins settled without knowing their ura han: their other settlements.
+    unsure: dict[int, tuple[tuple[int, ...], ...]] = {}
     # The first finding about each result (by event index), and which findings
     # follow from an earlier one: turned into ``cause`` indexes once sorted.
     causes: dict[int, Finding] = {}
@@ -233,6 +235,7 @@ def audit_log(
             settled,
             ura_recorded=log.format != "mjai",
             derived=checked_wins,
+            unsure=unsure,
         )
         derived[-1] = tuple(checked_wins)
         findings.extend(found)
@@ -297,6 +300,7 @@ def audit_log(
         at_results,
         label_breaks,
         whole_game=_whole_game(log),
+        unsure=unsure,
     )
     findings.extend(chain)
     checks["chain_values_compared"] += compared
@@ -768,7 +772,10 @@ def _check_end(
     # recorded deltas differ from the recomputed ones (each its own finding): the
     # final scores may follow the chain's other reading, or the recomputed settlement
     # (a converter's wrong delta with Mahjong Soul's own final scores), instead.
-    for other_scores in (state.alt, state.recomputed):
+    # A last hand settled without knowing a win's ura han: the final scores may
+    # follow one of its other settlements.
+    unsure = [[a + b for a, b in zip(state.scores, off, strict=False)] for off in state.maybe]
+    for other_scores in (state.alt, state.recomputed, *unsure):
         if other_scores is None or not any(d.field == "final" for d in diffs):
             continue
         other, other_diffs = judge(other_scores, state.riichi_sticks)

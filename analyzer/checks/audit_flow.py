@@ -222,6 +222,10 @@ def check_game_end(
         readings.append(state.alt[:players])
     if state.recomputed is not None:
         readings.append(state.recomputed[:players])
+    # A win settled without knowing its ura han: the game may end by any of its readings.
+    readings.extend(
+        [a + b for a, b in zip(state.scores, off, strict=False)][:players] for off in state.maybe
+    )
     if claims.final_scores is not None and state.cause is not None:
         readings.append(list(claims.final_scores[:players]))
     # The hand that would come next: the replay's, and the log's own where its tenpai

@@ -40,7 +40,9 @@ class ChainState:
     ``labels`` every (round, honba, sticks) the next hand may start with (two where
     the log's tenpai claim and the replayed hands disagree on the dealer);
     ``recomputed`` the scores had the last hand been settled as recomputed, where its
-    recorded deltas differ from that (their own ``payment-mismatch``), else None.
+    recorded deltas differ from that (their own ``payment-mismatch``), else None;
+    ``maybe`` what ``scores`` may still be off by, where a win was settled without
+    knowing its ura han (see :class:`_Tracks`).
     """
 
     scores: list[int]
@@ -52,6 +54,7 @@ class ChainState:
     cause: Finding | None = None
     labels: tuple[tuple[int, int, int], ...] = field(default=())
     recomputed: list[int] | None = None
+    maybe: tuple[tuple[int, ...], ...] = ()
 
 
 def _points(scores: list[int], players: int) -> JsonValue:
@@ -59,32 +62,65 @@ def _points(scores: list[int], players: int) -> JsonValue:
 
 
 class _Tracks:
-    """The chain's scores and, after a break, the other reading of them."""
+    """The chain's scores and, after a break, the other reading of them.
 
-    def __init__(self, basis: list[int], alt: list[int] | None, players: int) -> None:
+    ``maybe`` are the amounts the scores may be off by where a win was settled
+    without knowing its ura han (a log that records neither them nor the win's
+    value): the next scores the log shows that fit one of them settle it.
+    """
+
+    def __init__(
+        self,
+        basis: list[int],
+        alt: list[int] | None,
+        players: int,
+        maybe: tuple[tuple[int, ...], ...] = (),
+    ) -> None:
         self.basis = basis
         self.alt = alt
         self.players = players
+        self.maybe = maybe
 
     def agrees(self, shown: list[int]) -> bool:
         """Whether the log's ``shown`` scores fit; a fit with the other track switches."""
         n = self.players
+        maybe, self.maybe = self.maybe, ()
         if shown[:n] == self.basis[:n]:
             return True
+        for off in maybe:
+            if all(shown[s] == self.basis[s] + off[s] for s in range(n)):
+                self.basis = [b + o for b, o in zip(self.basis, off, strict=True)]
+                return True
         if self.alt is not None and shown[:n] == self.alt[:n]:
             self.basis, self.alt = self.alt, self.basis
             return True
         return False
 
+    def unsure(self, offs: list[tuple[int, ...]]) -> None:
+        """One more result whose settlement may be off by any of ``offs``."""
+        was = self.maybe
+        both = [
+            *was,
+            *offs,
+            *(tuple(a + b for a, b in zip(x, y, strict=True)) for x in was for y in offs),
+        ]
+        self.maybe = tuple(dict.fromkeys(o for o in both if any(o)))[:_MAYBE]
+
     def resync(self, shown: list[int]) -> None:
         """Go on from the log's scores, keeping the chain's own as the other track."""
         self.alt = self.basis
         self.basis = list(shown)
+        self.maybe = ()
 
     def add(self, seat: int, points: int) -> None:
         self.basis[seat] += points
         if self.alt is not None:
             self.alt[seat] += points
+
+
+# The most readings of unknown ura kept at once (two riichi winners of one discard:
+# 12 x 12 and their sums).
+_MAYBE = 256
 
 
 def check_chain(
@@ -97,6 +133,7 @@ def check_chain(
     at_results: Mapping[int, Sequence[Finding]] | None = None,
     label_breaks: dict[int, Finding] | None = None,
     whole_game: bool = False,
+    unsure: Mapping[int, Sequence[tuple[int, ...]]] | None = None,
 ) -> tuple[list[Finding], ChainState | None, int]:
     """Findings of the chain, the state after the last hand, and the values compared.
 
@@ -108,7 +145,9 @@ def check_chain(
     or sticks than the chain's, its payments found wrong follow from that; its finding
     is kept in ``label_breaks`` by the hand's first event, for the game's end to name.
     ``whole_game``: the format records a game from its first hand (an mjlog, a Mahjong
-    Soul record), which is East 1 with no honba and no sticks.
+    Soul record), which is East 1 with no honba and no sticks. ``unsure``: the other
+    settlements of wins settled without knowing their ura han (by event index), any
+    of which the scores the log shows next may follow.
     """
     out: list[Finding] = []
     players = game.players
@@ -215,7 +254,7 @@ def check_chain(
                             if f.code == "payment-mismatch"
                         )
         if state is not None:
-            chain = _Tracks(list(state.scores), state.alt, players)
+            chain = _Tracks(list(state.scores), state.alt, players, state.maybe)
             if not start.scores_recorded:
                 # Carried over from the last result's scores, compared there: both
                 # readings go on, for the hand's own claims to choose.
@@ -325,6 +364,10 @@ def check_chain(
             deltas = claims.deltas
             if deltas is None and settled is not None:
                 deltas = settled.get(i)
+                others = unsure.get(i) if unsure is not None else None
+                if deltas is not None and others:
+                    base = deltas
+                    tracks.unsure([tuple(o[s] - base[s] for s in range(len(base))) for o in others])
             if deltas is not None:
                 for s in range(4):
                     tracks.add(s, deltas[s])
@@ -381,6 +424,7 @@ def check_chain(
             cause,
             labels,
             recomputed,
+            tracks.maybe,
         )
     return out, state, compared
 

@@ -147,6 +147,7 @@ def check_wins(
     settled: dict[int, tuple[int, ...]] | None = None,
     ura_recorded: bool = True,
     derived: list[WinCheck] | None = None,
+    unsure: dict[int, tuple[tuple[int, ...], ...]] | None = None,
 ) -> tuple[list[Finding], int, int]:
     """Findings for the wins of one round, hands scored, and seat deltas compared.
 
@@ -156,6 +157,9 @@ def check_wins(
     ``ura_recorded`` is False for formats that may leave out a riichi winner's ura
     indicators (some mjai dialects): the ura han are then read back from the log's
     own numbers (the smallest count that makes them agree) rather than assumed 0.
+    Where the win records none of them (akochan's ``{actor, target}``), it is settled
+    with no ura, and ``unsure``, when given, receives by the win's event index the
+    settlements with one ura han or more: the scores the log shows later choose.
     """
     out: list[Finding] = _multiple_ron(rnd, rules, path)
     scored = compared = 0
@@ -172,6 +176,7 @@ def check_wins(
             continue
         scored += 1
         ctx = rec.context
+        blind = False  # the ura han are unknown and nothing recorded tells them
         if (
             not ura_recorded
             and rec.event.claims.ura_indicators is None
@@ -179,6 +184,8 @@ def check_wins(
             and not result.yakuman
         ):
             result = _fit_unknown_ura(result, rec, rules, takes_sticks)
+            claims = rec.event.claims
+            blind = claims.han is None and claims.points is None and claims.deltas is None
         out.extend(_compare_value(rnd, rec, result, rules, path))
         pao = expected_pao(rec, result, rules)
         claims = rec.event.claims
@@ -198,6 +205,15 @@ def check_wins(
         deltas = settle_record(
             result, rec, rules, pao if pao is not None else claims.pao_seat, takes_sticks
         )
+        if blind and unsure is not None:
+            liable = pao if pao is not None else claims.pao_seat
+            others: list[tuple[int, ...]] = []
+            for ura in range(1, 13):
+                cand = with_ura_han(result, ura, ctx, rules)
+                alt = tuple(settle_record(cand, rec, rules, liable, takes_sticks))
+                if alt != tuple(deltas) and alt not in others:
+                    others.append(alt)
+            unsure[rec.event_index] = tuple(others)
         # Tenhou: only the winner nearest the discarder takes honba and sticks.
         takes_sticks = False
         if settled is not None:
