@@ -463,14 +463,18 @@ class _Reader:
         yaku: list[tuple[Yaku, int]] = []
         yakuman: list[Yaku] = []
         dragon_fan = 0
-        for item in raw:
+        for written in raw:
+            item = written
+            if isinstance(item, dict) and len(item) == 2 and "name" in item:
+                # {"name": .., "han": ..} (or "fan"), as newer engines write them (§3)
+                item = [item["name"], item.get("han", item.get("fan"))]
             if (
                 not isinstance(item, list)
                 or len(item) != 2
                 or not isinstance(item[0], str)
                 or type(item[1]) is not int
             ):
-                raise MjaiFail(f"yaku {short(item)} is not [name, fan]")
+                raise MjaiFail(f"yaku {short(written)} is not [name, fan] or {{name, han}}")
             name, fan = item
             if name in WIND_YAKU:
                 wind = (

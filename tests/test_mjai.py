@@ -569,3 +569,25 @@ def test_wins_recorded_by_their_seats_only_leave_the_ura_to_the_scores(name: str
             events[i] = {"type": "hora", "actor": e["actor"], "target": e["target"]}
     codes, messages, edited_rounds = _audit("\n".join(json.dumps(e) for e in events).encode())
     assert (codes, edited_rounds) == (baseline, rounds), messages
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("key", ["han", "fan"])
+def test_yakus_written_as_name_and_han_objects_claim_as_the_pairs_do(key: str) -> None:
+    # Newer engines write each yaku as an object {"name": .., "han": ..} rather than
+    # gimite's [name, fan] pair (§3): the same claim, the same audit.
+    path = CORPUS / "gimite-server" / "mjai-manue-go_selfmatch_2025-08-23-085608.jsonl"
+    if not path.exists():
+        pytest.skip(f"corpus not available at {CORPUS}")
+    events = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    pairs = load_bytes("\n".join(json.dumps(e) for e in events).encode(), "pairs.jsonl")
+    for e in events:
+        if e["type"] == "hora":
+            e["yakus"] = [{"name": name, key: fan} for name, fan in e["yakus"]]
+    data = "\n".join(json.dumps(e) for e in events).encode()
+    objects = load_bytes(data, "objects.jsonl")
+    claims = [e.claims for e in objects.events if isinstance(e, Win)]
+    assert claims == [e.claims for e in pairs.events if isinstance(e, Win)]
+    assert all(c.yaku is not None or c.yakuman is not None for c in claims)
+    codes, _, _ = _audit(data)
+    assert codes == []
