@@ -153,6 +153,7 @@ class _Reader:
         self.last_draw: list[Tile | None] = [None] * 4
         self.last_was_draw = False
         self.riichi: set[int] = set()
+        self.declaring: int | None = None  # a riichi declared, not yet accepted
         self.stopped = False
         self.errors: list[tuple[SourcePos, str]] = []
         self.tenhou_archive: bool | None = None  # known at the first start_kyoku
@@ -256,6 +257,7 @@ class _Reader:
         self.melds = [[] for _ in range(4)]
         self.last_draw = [None] * 4
         self.riichi = set()
+        self.declaring = None
         self.in_round = True
         self.events.append(
             RoundStart(
@@ -357,7 +359,8 @@ class _Reader:
         self.events.append(DoraReveal(self.src, tile_of(ev.get("dora_marker")), None, self.line))
 
     def on_reach(self, ev: dict[str, Any]) -> None:
-        self.events.append(RiichiDeclared(self.src, self.seat(ev, "actor"), self.line))
+        self.declaring = self.seat(ev, "actor")
+        self.events.append(RiichiDeclared(self.src, self.declaring, self.line))
 
     def on_reach_accepted(self, ev: dict[str, Any]) -> None:
         seat = self.seat(ev, "actor")
@@ -366,6 +369,7 @@ class _Reader:
         stick = _ints(ev["deltas"], "deltas", self.players) if "deltas" in ev else None
         self.sticks += 1
         self.riichi.add(seat)
+        self.declaring = None
         if self.scores is not None:
             if scores is not None:
                 self.scores = list(scores)
@@ -561,6 +565,19 @@ class _Reader:
     def on_ryukyoku(self, ev: dict[str, Any]) -> None:
         raw = ev.get("reason")
         deltas = _ints(ev["deltas"], "deltas", self.players) if "deltas" in ev else None
+        seat = self.declaring
+        if (
+            raw in (None, "suchareach")
+            and seat is not None
+            and self.players == 4
+            and len(self.riichi - {seat}) == 3
+            and self.events
+            and isinstance(self.events[-1], Discard)
+            and self.events[-1].seat == seat
+        ):
+            # convlog accepts a riichi at the next take (§2.7), and the four-riichi
+            # draw comes before any: the fourth declaration stood, its stick is paid.
+            self.on_reach_accepted({"actor": seat})
         if raw is None:
             reason = self.unnamed_draw(deltas)
         elif isinstance(raw, str) and raw in _REASONS:

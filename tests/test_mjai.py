@@ -591,3 +591,35 @@ def test_yakus_written_as_name_and_han_objects_claim_as_the_pairs_do(key: str) -
     assert all(c.yaku is not None or c.yakuman is not None for c in claims)
     codes, _, _ = _audit(data)
     assert codes == []
+
+
+@pytest.mark.corpus
+def test_a_fourth_riichi_left_unaccepted_before_a_draw_without_reason_is_four_riichi() -> None:
+    # convlog writes reach_accepted at the next take (§2.7, §5.1); the four-riichi
+    # draw comes straight after the fourth declaring discard, so that riichi is never
+    # accepted in the file, and the draw has no reason. The fourth declaration stood
+    # (nobody won on its tile): its stick is on the table and the draw is four riichi.
+    path = (
+        CORPUS
+        / "converted-from-tenhou"
+        / "gimite-tenhouarchive-partial"
+        / "tenhou_upd-aft-reach4.jsonl"
+    )
+    if not path.exists():
+        pytest.skip(f"corpus not available at {CORPUS}")
+    events = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    baseline = _audit("\n".join(json.dumps(e) for e in events).encode())
+    draw = max(i for i, e in enumerate(events) if e["type"] == "ryukyoku")
+    assert events[draw]["reason"] == "suchareach"
+    assert events[draw - 1] == {**events[draw - 1], "type": "reach_accepted", "actor": 1}
+    convlog = [
+        {"type": "reach_accepted", "actor": e["actor"]} if e["type"] == "reach_accepted" else e
+        for e in events[: draw - 1]
+    ]
+    convlog.append({"type": "ryukyoku", "deltas": [0, 0, 0, 0]})
+    data = "\n".join(json.dumps(e) for e in convlog).encode()
+    assert _audit(data) == baseline  # game-incomplete: the file is a game's prefix
+    log = load_bytes(data, "edited.jsonl")
+    last = [e for e in log.events if isinstance(e, (RiichiAccepted, RoundDraw))][-2:]
+    assert isinstance(last[0], RiichiAccepted) and last[0].seat == 1
+    assert isinstance(last[1], RoundDraw) and last[1].reason is DrawReason.SUUCHA_RIICHI
