@@ -412,6 +412,9 @@ def test_kyuushu_with_eight_kinds() -> None:
         )
         _set(init, f"hai{declarer}", [middle if t == single else t for t in hand])
         _set(init, f"hai{other}", [single if t == middle else t for t in theirs])
+        # The declarer shows the fourteen tiles it holds (tenhou-format.md §1.11).
+        shown = _ints(c[k], f"hai{declarer}")
+        _set(c[k], f"hai{declarer}", sorted(middle if t == single else t for t in shown))
 
     result = tamper(KYUUSHU_GAME, edit)
     _only(result, "draw-mismatch", wall=True)

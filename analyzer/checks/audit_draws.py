@@ -83,6 +83,13 @@ def check_draw(
     ) -> None:
         out.append(error(rnd, path, "draw-mismatch", message, idx, seat, expected, actual))
 
+    # Every hand the log shows is a claim about that hand: the tenpai hands of an
+    # exhaustive draw or nagashi mangan, the declarer's fourteen tiles at kyuushu
+    # kyuuhai, every hand at four riichi, the three winners' hands at a triple ron
+    # (tenhou-format.md §1.10, §1.11).
+    shown_ids = dict(claims.hand_ids)
+    for s, hand in claims.hands:
+        out.extend(_shown_hand(rnd, rec, s, hand, path, shown_ids.get(s)))
     expected = [0] * 4
     # A draw the rules do not have is the one finding: what it pays is judged as the
     # log records it (the payments of that kind), so they are no second finding.
@@ -116,9 +123,6 @@ def check_draw(
         if claims.tenpai is not None and rules.noten_declaration:
             tenpai = _declared(tenpai, sorted(claims.tenpai), rec.riichi)
         seats_shown = [s for s, _ in claims.hands]
-        shown_ids = dict(claims.hand_ids)
-        for s, hand in claims.hands:
-            out.extend(_shown_hand(rnd, rec, s, hand, path, shown_ids.get(s)))
         if claims.tenpai is not None and sorted(claims.tenpai) != tenpai:
             # Tenhou XML says who is tenpai by showing their hands and nothing else
             # (each of the corpus's 465 exhaustive draws, nagashi mangan included,
@@ -245,15 +249,20 @@ def _shown_hand(
     path: str,
     shown_ids: Sequence[int] | None = None,
 ) -> list[Finding]:
-    """A hand the log shows at an exhaustive draw against the replayed concealed hand:
-    the tiles, and the physical ids where the log has them all (another copy of the
-    same tile is a different tile)."""
+    """A hand the log shows at a draw against the replayed concealed hand: the tiles,
+    and the physical ids where the log has them all (another copy of the same tile is
+    a different tile)."""
     if seat >= len(rec.concealed):
         return []
     replayed = rec.concealed[seat]
+    what = (
+        "tenpai hand"
+        if rec.event.reason in (DrawReason.EXHAUSTIVE, DrawReason.NAGASHI_MANGAN)
+        else "hand"
+    )
     if sorted(map(hash, hand)) != sorted(map(hash, replayed)):
         message = (
-            f"the log shows seat {seat}'s tenpai hand as {to_mpsz(hand)}, the replay has "
+            f"the log shows seat {seat}'s {what} as {to_mpsz(hand)}, the replay has "
             f"{to_mpsz(replayed)}"
         )
         expected: JsonValue = to_mpsz(replayed)
@@ -264,7 +273,7 @@ def _shown_hand(
         if held is None or shown_ids is None or sorted(shown_ids) == held:
             return []
         message = (
-            f"the log shows seat {seat}'s tenpai hand {to_mpsz(hand)} with tile ids "
+            f"the log shows seat {seat}'s {what} {to_mpsz(hand)} with tile ids "
             f"{sorted(shown_ids)}, the replay has ids {held}"
         )
         expected, actual = held, sorted(shown_ids)
@@ -275,8 +284,6 @@ def _shown_hand(
 
 def shown_hands_checked(rec: DrawRecord) -> int:
     """How many hands :func:`check_draw` compared with the replay at this draw."""
-    if rec.event.reason not in (DrawReason.EXHAUSTIVE, DrawReason.NAGASHI_MANGAN):
-        return 0
     return len(rec.event.claims.hands)
 
 
