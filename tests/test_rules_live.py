@@ -183,7 +183,7 @@ def _kokushi_ankan_game() -> GameLog:
     b.ankan(0, "1z")
     # The builder robs only a kakan: point its kakan slot at the ankan's last tile.
     b.last_kakan = (0, b.melds[0][-1].tile_ids[-1])  # type: ignore[index]
-    b.ron(1, 0, fu=30, points=32000, yaku=(), deltas=[-32000, 32000, 0, 0], limit=Limit.YAKUMAN)
+    b.ron(1, 0, fu=0, points=32000, yaku=(), deltas=[-32000, 32000, 0, 0], limit=Limit.YAKUMAN)
     win = b.events[-1]
     assert isinstance(win, Win)
     claims = replace(win.claims, yaku=None, yakuman=(Yaku.KOKUSHI,))

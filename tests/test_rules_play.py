@@ -210,7 +210,7 @@ def _ankan_robbed(hand: str = KOKUSHI_1M) -> GameLog:
     b.ankan(0, "1m")
     robbed = next(i for i in b.melds[0][-1].tile_ids or () if i // 4 == 0)
     b.last_kakan = (0, robbed)
-    b.ron(1, 0, fu=30, points=32000, yaku=(), deltas=(-32000, 32000, 0, 0), limit=Limit.YAKUMAN)
+    b.ron(1, 0, fu=0, points=32000, yaku=(), deltas=(-32000, 32000, 0, 0), limit=Limit.YAKUMAN)
     _as_yakuman(b, Yaku.KOKUSHI)
     return b.build()
 
@@ -292,7 +292,7 @@ def _four_kongs(last: str) -> GameLog:
     b.dora("2s")
     b.draw(1, "5z")
     deltas = (0, 32000, 0, -32000) if last == "daiminkan" else (-16000, 32000, -8000, -8000)
-    b.tsumo(1, fu=70, points=32000, yaku=(), deltas=deltas, limit=Limit.YAKUMAN)
+    b.tsumo(1, fu=110, points=32000, yaku=(), deltas=deltas, limit=Limit.YAKUMAN)
     _as_yakuman(b, Yaku.SUUKANTSU, 3 if last == "daiminkan" else None)
     return b.build()
 

@@ -76,3 +76,27 @@ def test_a_hand_shown_at_an_abortive_draw_is_compared_with_the_replay(
         f.message for f in result.findings
     ]
     assert dict(result.checks)["tenpai_hands_checked"] >= len(_shown_seats(_draw_of(game, kind)))
+
+
+@pytest.mark.parametrize(
+    "game, fu",
+    [
+        ("dnovikoff-tenhou_pao.xml", 50),  # daisangen, ten="40,32000,5"
+        ("2009100718gm-00e1-0000-470654d3.xml", 30),  # kokushi, ten="0,32000,5"
+        ("2010112211gm-00a9-0000-56a320b2.xml", 60),  # suuankou tanki, ten="70,32000,5"
+    ],
+)
+def test_the_fu_of_a_yakuman_win_is_compared(game: str, fu: int) -> None:
+    """A yakuman win's ``ten`` still carries the hand's fu (tenhou-format.md §1.10;
+    rules-matrix §G "Yakuman": ``40,32000,5``); the 23 yakuman wins of the corpus
+    all write the fu the hand's shape gives (kokushi 0). One fu changed is one
+    ``fu-mismatch``."""
+
+    def edit(c: Els) -> None:
+        win = next(e for e in c if e.tag == "AGARI" and e.get("yakuman"))
+        ten = win.get("ten", "").split(",")
+        win.set("ten", ",".join([str(fu), *ten[1:]]))
+
+    assert error_codes(tamper(game, lambda c: None)) == []
+    result = tamper(game, edit)
+    assert error_codes(result) == ["fu-mismatch"], [f.message for f in result.findings]

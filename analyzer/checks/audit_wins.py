@@ -486,14 +486,16 @@ def _compare_value(
             han_done = True
         if not han_done:
             diff("han-mismatch", "han", result.han, claims.han)
-        if claims.fu is not None and result.fu != claims.fu:  # spell out the parts only then
-            diff(
-                "fu-mismatch",
-                "fu",
-                result.fu,
-                claims.fu,
-                ", ".join(f"{p.reason} {p.fu}" for p in result.fu_parts),
-            )
+    # A yakuman win's fu are the hand's all the same: Tenhou writes them in ``ten``
+    # (tenhou-format.md §1.10, rules-matrix §G: ``40,32000,5``, kokushi 0).
+    if claims.fu is not None and result.fu != claims.fu:  # spell out the parts only then
+        diff(
+            "fu-mismatch",
+            "fu",
+            result.fu,
+            claims.fu,
+            ", ".join(f"{p.reason} {p.fu}" for p in result.fu_parts),
+        )
     diff("points-mismatch", "points", result.total, claims.points)
     want_limit = _tenhou_limit(result, rules)
     if claims.limit is not None and claims.limit != want_limit:
