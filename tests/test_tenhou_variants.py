@@ -100,3 +100,24 @@ def test_the_fu_of_a_yakuman_win_is_compared(game: str, fu: int) -> None:
     assert error_codes(tamper(game, lambda c: None)) == []
     result = tamper(game, edit)
     assert error_codes(result) == ["fu-mismatch"], [f.message for f in result.findings]
+
+
+def test_a_last_hand_started_with_a_wrong_stick_count_is_one_root_finding() -> None:
+    """The last hand's INIT names one riichi stick too many (seed[2]; tenhou-format.md
+    §1.5). The chain says so once, and goes on from the log's count; the result's
+    ``ba`` and the final scores of ``owari`` (leftover sticks to the top, §1.10) follow
+    the sticks the chain had, so they add no second root finding."""
+    game = "2009072917gm-0061-0000-85a7478c.xml"  # E4-0 is drawn with a riichi stick left
+
+    def edit(c: Els) -> None:
+        init = [e for e in c if e.tag == "INIT"][-1]
+        seed = [int(x) for x in init.get("seed", "").split(",")]
+        seed[2] += 1
+        init.set("seed", ",".join(map(str, seed)))
+
+    assert error_codes(tamper(game, lambda c: None)) == []
+    result = tamper(game, edit)
+    roots = [f for f in result.findings if f.severity.value == "error" and f.cause is None]
+    assert [f.code for f in roots] == ["score-chain-mismatch"], [
+        (f.code, f.cause, f.message) for f in result.findings
+    ]

@@ -781,6 +781,15 @@ def _check_end(
         other, other_diffs = judge(other_scores, state.riichi_sticks)
         if not any(d.field == "final" for d in other_diffs):
             result, diffs = other, other_diffs
+    # The last hand's start broke the chain (its own finding), which went on from the
+    # log's riichi sticks: the sticks left for the top player (tenhou-format.md §1.10)
+    # may follow the chain's own count instead.
+    for sticks in sorted({label[2] for label in state.labels} - {state.riichi_sticks}):
+        if not any(d.field == "final" for d in diffs):
+            break
+        other, other_diffs = judge(state.scores, sticks)
+        if not any(d.field == "final" for d in other_diffs):
+            result, diffs = other, other_diffs
     if any(d.field == "final" for d in diffs) and claims.final_scores is not None:
         _, own = judge(list(claims.final_scores), 0)
         finals = [d for d in diffs if d.field == "final"]
