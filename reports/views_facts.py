@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from analyzer.checks.audit import FileAudit, audit_log
 from analyzer.checks.audit_wins import WinCheck
-from analyzer.engine.replay import ReplayObserver, RoundState
+from analyzer.engine.replay import ReplayObserver, RoundState, seats_away
 from analyzer.engine.state import GameReplay
 from analyzer.hands.final import FinalResult
 from analyzer.review.efficiency import EfficiencyTracker, SeatTurn
@@ -117,6 +117,7 @@ def collect_game(log: GameLog, rules: Ruleset, seat: int | None = None) -> GameF
     observers: list[ReplayObserver] = [recorder]
     efficiency = EfficiencyTracker([seat]) if seat is not None else None
     if efficiency is not None:
+        efficiency.away = seats_away(log.events)
         observers.append(efficiency)
     audit = audit_log(log, rules, keep_replay=True, tracker=tracker, observers=observers)
     game = audit.replay

@@ -7,11 +7,15 @@ reference it follows from (../shared/reference/tenhou-format.md).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from lxml import etree
 
-from analyzer.checks.audit import FileAudit
-from tests.conftest import corpus_file, elements, error_codes, tamper
+from analyzer.checks.audit import FileAudit, resolve_rules
+from parsers.tenhou_xml import parse_tenhou_xml
+from reports.views_facts import collect_game
+from tests.conftest import corpus_file, elements, error_codes, rebuild, tamper
 
 Els = list[etree._Element]
 
@@ -121,3 +125,61 @@ def test_a_last_hand_started_with_a_wrong_stick_count_is_one_root_finding() -> N
     assert [f.code for f in roots] == ["score-chain-mismatch"], [
         (f.code, f.cause, f.message) for f in result.findings
     ]
+
+
+def _notes(result: FileAudit, code: str) -> list[tuple[str | None, int | None]]:
+    return [(f.round, f.seat) for f in result.findings if f.code == code]
+
+
+def test_no_review_note_on_what_the_server_played_for_a_disconnected_seat() -> None:
+    """While a seat is disconnected (``<BYE who=>`` until its ``<UN>``), the server
+    plays for it by discarding what it draws (tenhou-format.md §1.4): a win it lets
+    go then is not the player's choice. Seat 0 of this game draws its winning 6m in
+    E3-0 (element 565) and discards it at once; with a BYE before that draw and its
+    reconnect after the discard, the play is the server's: no ``missed-tsumo``. The
+    audit's errors do not change."""
+    game = "2014051204gm-0041-0000-c9ebd8d8.xml"
+    plain = tamper(game, lambda c: None)
+    assert ("E3-0", 0) in _notes(plain, "missed-tsumo")
+
+    def edit(c: Els) -> None:
+        # c[k] is element k + 1: the draw is element 565, its discard 566.
+        assert (c[564].tag, c[565].tag) == ("T22", "D22")
+        name = next(e for e in c if e.tag == "UN").get("n0", "")
+        c.insert(566, etree.Element("UN", n0=name))
+        c.insert(564, etree.Element("BYE", who="0"))
+
+    away = tamper(game, edit)
+    assert ("E3-0", 0) not in _notes(away, "missed-tsumo")
+    assert error_codes(away) == []
+    others = [(f.code, f.round, f.seat) for f in plain.findings if f.code != "missed-tsumo"]
+    assert [(f.code, f.round, f.seat) for f in away.findings if f.code != "missed-tsumo"] == others
+
+
+def test_no_efficiency_note_on_a_discard_the_server_made() -> None:
+    """The seat review notes a discard that kept fewer useful tiles than another;
+    a discard the server made for a disconnected seat (tenhou-format.md §1.4) is no
+    choice of the player's. Seat 0 of this game draws and discards 1s at elements
+    158 and 159 (E2-0), a discard the review notes; with a BYE before the draw and
+    the reconnect after the discard, it is not noted."""
+    game = "2014051204gm-0041-0000-c9ebd8d8.xml"
+
+    def edit(c: Els) -> None:
+        assert (c[157].tag, c[158].tag) == ("T72", "D72")
+        name = next(e for e in c if e.tag == "UN").get("n0", "")
+        c.insert(159, etree.Element("UN", n0=name))
+        c.insert(157, etree.Element("BYE", who="0"))
+
+    def noted(edit_: Callable[[Els], None]) -> list[str]:
+        children = elements(corpus_file(game))
+        edit_(children)
+        log = parse_tenhou_xml(rebuild(children), game)
+        facts = collect_game(log, resolve_rules(log, "auto"), seat=0)
+        return [
+            log.events[t.discard_index].pos.where
+            for t in facts.turns.values()
+            if t.note is not None and t.discard_index is not None
+        ]
+
+    assert "element 159 <D72/>" in noted(lambda c: None)
+    assert [w for w in noted(edit) if w.endswith("<D72/>")] == []

@@ -22,7 +22,7 @@ from analyzer.checks.audit_hands import HandAudit, hand_audits
 from analyzer.checks.audit_scores import ChainState, Link, check_chain
 from analyzer.checks.audit_wall import check_wall
 from analyzer.checks.audit_wins import WinCheck, check_win_tiles, check_wins
-from analyzer.engine.replay import ReplayObserver, replay
+from analyzer.engine.replay import ReplayObserver, replay, seats_away
 from analyzer.engine.round_state import RIICHI_LOCKED
 from analyzer.engine.state import GameReplay
 from analyzer.hands.final import (
@@ -196,6 +196,7 @@ def audit_log(
     """
     if tracker is None:
         tracker = FuritenTracker(rules, log.path, review)
+    tracker.away = seats_away(log.events)
     game = replay(log, rules, observers=[tracker, *observers])
     findings: list[Finding] = []
     checks: Counter[str] = Counter()

@@ -35,7 +35,7 @@ from mjaudit.events import (
 )
 from mjaudit.rules import Ruleset
 
-__all__ = ["ReplayObserver", "RoundState", "counts34", "replay"]
+__all__ = ["ReplayObserver", "RoundState", "counts34", "replay", "seats_away"]
 
 
 class ReplayObserver(Protocol):
@@ -156,6 +156,22 @@ def replay(log: GameLog, rules: Ruleset, observers: Sequence[ReplayObserver] = (
     if state is not None:
         _close(state, len(log.events) - 1, log.events[-1].pos, observers)
     return game
+
+
+def seats_away(events: Sequence[Event]) -> tuple[frozenset[int], ...]:
+    """The seats disconnected at each event of a log, by event index: from a Tenhou
+    ``<BYE who=>`` to that seat's reconnect ``<UN>`` (``Presence``), during which the
+    server plays for it, discarding what it draws (tenhou-format.md §1.4). Empty where
+    the log records no disconnection."""
+    if not any(type(ev) is Presence for ev in events):
+        return ()
+    away: frozenset[int] = frozenset()
+    out = []
+    for ev in events:
+        if type(ev) is Presence:
+            away = away - {ev.seat} if ev.connected else away | {ev.seat}
+        out.append(away)
+    return tuple(out)
 
 
 def _dealer_of(

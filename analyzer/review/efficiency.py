@@ -324,6 +324,9 @@ class EfficiencyTracker:
         self.turns: dict[tuple[int, int], SeatTurn] = {}
         self.discards: dict[tuple[int, int], SeatTurn] = {}
         self.notes = 0
+        # The seats disconnected at each event (analyzer.engine.replay.seats_away): the
+        # server discards what they draw, which is no play to note.
+        self.away: tuple[frozenset[int], ...] = ()
         self._round = 0
         self._watched: frozenset[int] = frozenset()
         self._open: SeatTurn | None = None
@@ -410,7 +413,8 @@ class EfficiencyTracker:
             found = hand_efficiency(counts, seen)
             kept = DiscardOption(kind, found.shanten, found.ukeire)
         # A seat in riichi discards what it draws: nothing to note.
-        note = None if state.riichi[event.seat] else efficiency_note(turn.turn, kind)
+        away = index < len(self.away) and event.seat in self.away[index]
+        note = None if state.riichi[event.seat] or away else efficiency_note(turn.turn, kind)
         if note is not None:
             self.notes += 1
         done = replace(turn, discard_index=index, discarded=event.tile, kept=kept, note=note)

@@ -33,7 +33,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import assert_never
 
-from analyzer.engine.replay import RoundState, replay
+from analyzer.engine.replay import RoundState, replay, seats_away
 from analyzer.engine.round_state import counts34
 from analyzer.engine.state import GameReplay
 from analyzer.hands.hand import NO_WAITS, KeyedHand, is_kokushi, waits
@@ -137,6 +137,9 @@ class FuritenTracker:
         self.findings: list[Finding] = []
         self.timeline: dict[int, list[tuple[int, tuple[SeatView, ...]]]] = {}
         self.counts: Counter[str] = Counter()
+        # The seats disconnected at each event (analyzer.engine.replay.seats_away): the
+        # server plays for them, so their play gets no review note.
+        self.away: tuple[frozenset[int], ...] = ()
         self._seats: list[_Seat] = []
         self._waiting = [0] * 34  # seats whose waits hold each kind
         self._views_now: list[SeatView] = []  # seat.view of every seat, for the timeline
@@ -623,6 +626,9 @@ class FuritenTracker:
         expected: JsonValue,
         actual: JsonValue,
     ) -> None:
+        if severity is Severity.INFO and index < len(self.away) and seat in self.away[index]:
+            self.counts["notes_while_away"] += 1
+            return
         self.counts[code] += 1
         self.findings.append(
             Finding(code, severity, message, self.path, self._label, index, seat, expected, actual)
@@ -678,5 +684,6 @@ def review_log(
 ) -> tuple[GameReplay, FuritenTracker]:
     """Replay ``log`` with a :class:`FuritenTracker` following it."""
     tracker = FuritenTracker(rules, log.path, review)
+    tracker.away = seats_away(log.events)
     game = replay(log, rules, observers=[tracker])
     return game, tracker
