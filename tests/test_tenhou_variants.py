@@ -183,3 +183,29 @@ def test_no_efficiency_note_on_a_discard_the_server_made() -> None:
 
     assert "element 159 <D72/>" in noted(lambda c: None)
     assert [w for w in noted(edit) if w.endswith("<D72/>")] == []
+
+
+@pytest.mark.parametrize(
+    "game, n",
+    [
+        ("2016052515gm-00a9-0000-c4d72066.xml", 27),  # an ankan (N who=1)
+        ("2014091101gm-00b9-0000-5ca6b487.xml", 7),  # a kita in sanma (N who=1)
+    ],
+)
+def test_a_kan_or_kita_given_to_another_seat_is_one_root_finding(game: str, n: int) -> None:
+    """``<N who=>`` names the caller (tenhou-format.md §1.8); after a kan or a kita
+    the caller's next draw is a replacement tile from the dead wall (tenhou-wall.md
+    §1.7). Naming another seat breaks the replay there (``inconsistent-log``), and the
+    wall, walked with the same wrong caller, then differs at a later draw of that
+    hand: that follows from the same number, so it names the first as its cause."""
+
+    def edit(c: Els) -> None:
+        meld = [e for e in c if e.tag == "N"][n]
+        meld.set("who", str((int(meld.get("who", "0")) + 1) % 4))
+
+    assert error_codes(tamper(game, lambda c: None)) == []
+    result = tamper(game, edit)
+    roots = [f for f in result.findings if f.severity.value == "error" and f.cause is None]
+    assert [f.code for f in roots] == ["inconsistent-log"], [
+        (f.code, f.cause, f.message) for f in result.findings
+    ]

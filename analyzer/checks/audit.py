@@ -278,6 +278,7 @@ def audit_log(
     links.extend(_follow_indicators(walls, findings, log, game))
     links.extend(_values_follow_dealer(game, findings))
     links.extend(_replay_follows_wall(game, walls, findings))
+    links.extend(_wall_follows_broken_meld(game, log, walls))
     links.extend(_hand_follows_riichi_change(game, findings))
     checks["wall_checked_rounds"] += walled
     found, checked = check_results(log, game)
@@ -563,6 +564,30 @@ def _replay_follows_wall(
             (f, wall)
             for f in game.rounds[k].findings
             if f.code == "inconsistent-log" and f.event is not None and f.event >= wall.event
+        )
+    return out
+
+
+_REPLACEMENT_MELDS = frozenset({MeldKind.ANKAN, MeldKind.DAIMINKAN, MeldKind.KAKAN, MeldKind.KITA})
+
+
+def _wall_follows_broken_meld(game: GameReplay, log: GameLog, walls: list[Finding]) -> list[Link]:
+    """A kan or kita the replay could not make (a caller who does not hold the tiles,
+    an ``N`` naming another seat): its caller's next draw is a replacement tile
+    (tenhou-wall.md §1.7), so the wall, walked with the same caller, differs later in
+    that hand; those wall findings follow from the replay's."""
+    out: list[Link] = []
+    for rnd in game.rounds:
+        broken = next((f for f in rnd.findings if f.code == "inconsistent-log"), None)
+        if broken is None or broken.event is None:
+            continue
+        ev = log.events[broken.event]
+        if not isinstance(ev, DeclareMeld) or ev.meld.kind not in _REPLACEMENT_MELDS:
+            continue
+        out.extend(
+            (w, broken)
+            for w in walls
+            if w.event is not None and broken.event < w.event <= rnd.last_event
         )
     return out
 
