@@ -209,3 +209,23 @@ def test_a_kan_or_kita_given_to_another_seat_is_one_root_finding(game: str, n: i
     assert [f.code for f in roots] == ["inconsistent-log"], [
         (f.code, f.cause, f.message) for f in result.findings
     ]
+
+
+def test_a_call_given_to_a_seat_in_riichi_is_one_root_finding() -> None:
+    """A chi whose ``<N who=>`` names the seat after the caller (tenhou-format.md §1.8),
+    here a seat in riichi: the call cannot be made from the discard before it
+    (``inconsistent-log``), and the rule a seat in riichi may not call, judged on the
+    same impossible call, follows from it."""
+    game = "2022060100gm-00a9-0000-34c99cfa.xml"
+
+    def edit(c: Els) -> None:
+        meld = [e for e in c if e.tag == "N"][4]
+        meld.set("who", str((int(meld.get("who", "0")) + 1) % 4))
+
+    assert error_codes(tamper(game, lambda c: None)) == []
+    result = tamper(game, edit)
+    roots = [f for f in result.findings if f.severity.value == "error" and f.cause is None]
+    assert [f.code for f in roots] == ["inconsistent-log"], [
+        (f.code, f.cause, f.message) for f in result.findings
+    ]
+    assert "illegal-call" in error_codes(result)

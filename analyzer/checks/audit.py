@@ -279,6 +279,9 @@ def audit_log(
     links.extend(_values_follow_dealer(game, findings))
     links.extend(_replay_follows_wall(game, walls, findings))
     links.extend(_wall_follows_broken_meld(game, log, walls))
+    # A call that cannot be made as recorded (inconsistent-log) is not judged again
+    # for being a call the rules forbid.
+    links.extend(_same_event(findings, ("inconsistent-log",), ("illegal-call",)))
     links.extend(_hand_follows_riichi_change(game, findings))
     checks["wall_checked_rounds"] += walled
     found, checked = check_results(log, game)
