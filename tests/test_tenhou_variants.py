@@ -229,3 +229,30 @@ def test_a_call_given_to_a_seat_in_riichi_is_one_root_finding() -> None:
         (f.code, f.cause, f.message) for f in result.findings
     ]
     assert "illegal-call" in error_codes(result)
+
+
+def test_a_kyuushu_hand_shown_under_another_seat_is_one_root_finding() -> None:
+    """yao9 shows the declarer's fourteen tiles (tenhou-format.md §1.11), the seat
+    whose turn it is. The same hand shown as another seat's is one finding, the shown
+    hand's; the draw itself, judged on the seat that declared it, stands."""
+    game = "2010112714gm-00a9-0000-d497e395.xml"
+
+    def edit(c: Els) -> None:
+        draw = _draw(c, "yao9")
+        draw.set("hai2", draw.get("hai3", ""))
+        del draw.attrib["hai3"]
+
+    assert error_codes(tamper(game, lambda c: None)) == []
+    assert _errors(tamper(game, edit)) == [("tenpai-hand-mismatch", 2)]
+
+
+def test_a_triple_ron_that_leaves_out_a_winners_hand() -> None:
+    """ron3 shows the three winners' hands (tenhou-format.md §1.10): one left out is
+    one ``tenpai-hand-mismatch``, as a tenpai hand left out at an exhaustive draw."""
+    game = RON3_GAME
+
+    def edit(c: Els) -> None:
+        del _draw(c, "ron3").attrib["hai2"]
+
+    result = tamper(game, edit)
+    assert error_codes(result) == ["tenpai-hand-mismatch"], [f.message for f in result.findings]

@@ -161,7 +161,13 @@ def check_draw(
                 )
             expected = list(noten_payments(tenpai, players, rules))
     elif reason is DrawReason.KYUUSHU:
-        declarers = [s for s, _ in claims.hands]
+        # The declarer is the seat whose turn it is (fourteen tiles in hand); a hand
+        # the log shows as another seat's is that shown hand's finding (above).
+        declarers = [
+            s for s, _ in claims.hands if s < len(rec.concealed) and len(rec.concealed[s]) % 3 == 2
+        ]
+        if claims.hands and not declarers:
+            declarers = [s for s in range(players) if len(rec.concealed[s]) % 3 == 2][:1]
         for s in declarers:
             hand = rec.concealed[s]
             kinds = _yaochu_kinds(hand)
@@ -217,6 +223,22 @@ def check_draw(
                 None,
                 3,
                 len(winners),
+            )
+        elif claims.hands and sorted(s for s, _ in claims.hands) != winners:
+            # Tenhou XML shows the three winners' hands (tenhou-format.md §1.10).
+            seats_shown = sorted(s for s, _ in claims.hands)
+            out.append(
+                error(
+                    rnd,
+                    path,
+                    "tenpai-hand-mismatch",
+                    f"the log shows the hands of seats {seats_shown} at a triple ron, the "
+                    f"winners are seats {winners}",
+                    idx,
+                    None,
+                    winners,
+                    seats_shown,
+                )
             )
     compared = 0
     if settled is not None:
