@@ -237,6 +237,7 @@ def audit_log(
             ura_recorded=log.format != "mjai",
             derived=checked_wins,
             unsure=unsure,
+            yakuman_fu=log.format == "tenhou-xml",
         )
         derived[-1] = tuple(checked_wins)
         findings.extend(found)

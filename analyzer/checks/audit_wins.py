@@ -148,6 +148,7 @@ def check_wins(
     ura_recorded: bool = True,
     derived: list[WinCheck] | None = None,
     unsure: dict[int, tuple[tuple[int, ...], ...]] | None = None,
+    yakuman_fu: bool = True,
 ) -> tuple[list[Finding], int, int]:
     """Findings for the wins of one round, hands scored, and seat deltas compared.
 
@@ -160,6 +161,9 @@ def check_wins(
     Where the win records none of them (akochan's ``{actor, target}``), it is settled
     with no ura, and ``unsure``, when given, receives by the win's event index the
     settlements with one ura han or more: the scores the log shows later choose.
+    ``yakuman_fu``: whether the fu a yakuman win records are the hand's own (an mjlog's
+    ``ten``), and so compared; a format whose producers may write anything there for a
+    yakuman (none documented) leaves them be.
     """
     out: list[Finding] = _multiple_ron(rnd, rules, path)
     scored = compared = 0
@@ -186,7 +190,7 @@ def check_wins(
             result = _fit_unknown_ura(result, rec, rules, takes_sticks)
             claims = rec.event.claims
             blind = claims.han is None and claims.points is None and claims.deltas is None
-        out.extend(_compare_value(rnd, rec, result, rules, path))
+        out.extend(_compare_value(rnd, rec, result, rules, path, yakuman_fu))
         pao = expected_pao(rec, result, rules)
         claims = rec.event.claims
         if claims.pao_recorded and claims.pao_seat != pao:
@@ -407,7 +411,12 @@ def _tenhou_limit(result: HandResult, rules: Ruleset) -> Limit:
 
 
 def _compare_value(
-    rnd: RoundReplay, rec: WinRecord, result: HandResult, rules: Ruleset, path: str
+    rnd: RoundReplay,
+    rec: WinRecord,
+    result: HandResult,
+    rules: Ruleset,
+    path: str,
+    yakuman_fu: bool = True,
 ) -> list[Finding]:
     """Yaku, han, fu, points and limit: the log's claims against the recomputation."""
     out: list[Finding] = []
@@ -487,8 +496,10 @@ def _compare_value(
         if not han_done:
             diff("han-mismatch", "han", result.han, claims.han)
     # A yakuman win's fu are the hand's all the same: Tenhou writes them in ``ten``
-    # (tenhou-format.md §1.10, rules-matrix §G: ``40,32000,5``, kokushi 0).
-    if claims.fu is not None and result.fu != claims.fu:  # spell out the parts only then
+    # (tenhou-format.md §1.10, rules-matrix §G: ``40,32000,5``, kokushi 0); no other
+    # format documents what it writes there for a yakuman.
+    fu_claimed = claims.fu is not None and (yakuman_fu or not result.yakuman)
+    if fu_claimed and result.fu != claims.fu:  # spell out the parts only then
         diff(
             "fu-mismatch",
             "fu",
