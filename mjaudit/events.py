@@ -70,10 +70,16 @@ class DrawReason(Enum):
     SUUCHA_RIICHI = "suucha-riichi"
     SUUKAIKAN = "suukaikan"
     SANCHAHOU = "sanchahou"
+    # Not a draw of the rules: the server ended the hand to penalise a player's
+    # invalid move (mjai.app's ``ryukyoku`` with ``reason: "error"``, a mangan chombo
+    # paid by that player). Nothing of the hand is judged as a draw; its deltas are
+    # judged as the penalty.
+    PENALTY = "penalty"
 
     @property
     def abortive(self) -> bool:
-        return self not in (DrawReason.EXHAUSTIVE, DrawReason.NAGASHI_MANGAN)
+        """An abortive draw of the rules (a penalty is none)."""
+        return self not in (DrawReason.EXHAUSTIVE, DrawReason.NAGASHI_MANGAN, DrawReason.PENALTY)
 
 
 def round_label(round_index: int, honba: int) -> str:

@@ -53,7 +53,7 @@ ERROR_CODES = frozenset(
         "tenpai-hand-mismatch",
     }
 )
-WARNING_CODES = frozenset({"rules-assumed", "unchecked", "lobby-type-missing"})
+WARNING_CODES = frozenset({"rules-assumed", "unchecked", "lobby-type-missing", "server-penalty"})
 
 # ``--fail-on``: the lowest Severity.rank that fails a run (the exit code 1 and, in
 # JUnit, a failed case); "never": none.

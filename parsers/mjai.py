@@ -31,6 +31,10 @@ riichi sticks still on the table are not given to the top player as Tenhou's
 ``owari`` gives them. Those scores are the final scores only when no stick is
 left, so only then do they become the final-score claim.
 
+mjai.app (RiichiLab) ends a hand in which a bot made an invalid move with a
+``ryukyoku`` of ``reason: "error"`` whose deltas are a mangan chombo for that bot, and
+plays on with the next hand (§6.2): a :class:`RoundDraw` of ``DrawReason.PENALTY``.
+
 A log that stops early is still a game: the server's ``error`` line (gimite stops
 the game when a bot breaks a rule, §6.3) and a missing ``end_game`` (a cut log)
 both give a game without :class:`GameEnd`, so the hands that were played are still
@@ -583,10 +587,15 @@ class _Reader:
         elif isinstance(raw, str) and raw in _REASONS:
             reason = _REASONS[raw]
         elif raw == "error":
-            raise MjaiFail(
-                "ryukyoku reason 'error' is mjai.app's penalty for a failed bot, not a "
-                "draw of the game"
-            )
+            # mjai.app's penalty for a bot's invalid move (§6.2): the hand ends there,
+            # with a mangan chombo in the deltas, and the game goes on. The deltas say
+            # who pays it; without them nothing would.
+            if deltas is None:
+                raise MjaiFail(
+                    "ryukyoku reason 'error' (mjai.app's penalty) without 'deltas': "
+                    "which seat was penalised is not recorded"
+                )
+            reason = DrawReason.PENALTY
         else:
             raise MjaiFail(f"unknown ryukyoku reason {short(raw)}")
         tenpai = None

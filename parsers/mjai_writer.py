@@ -57,6 +57,8 @@ _REASON_NAMES = {
     DrawReason.SANCHAHOU: "sanchaho",
     DrawReason.SUUKAIKAN: "sukaikan",
     DrawReason.SUUFON_RENDA: "sufonrenta",
+    # mjai.app's penalty for a bot's invalid move (mjai-format.md §6.2), as it writes it.
+    DrawReason.PENALTY: "error",
 }
 # The double yakuman forms have no name of their own in gimite (§3).
 _DOUBLE_FORMS = {

@@ -251,6 +251,11 @@ class _Kyoku:
 
     def draw(self, ev: RoundDraw, players: int) -> None:
         c = ev.claims
+        if ev.reason is DrawReason.PENALTY:
+            raise ValueError(
+                f"{ev.pos}: the hand ends in a server's penalty (mjai.app's error draw), "
+                "which Tenhou JSON has no result for"
+            )
         deltas = list(c.deltas[:4]) if c.deltas is not None else [0, 0, 0, 0]
         name = DRAW_NAMES[ev.reason]
         if ev.reason is DrawReason.EXHAUSTIVE:

@@ -336,6 +336,11 @@ class _Writer:
 
     def draw(self, ev: RoundDraw) -> None:
         c = ev.claims
+        if ev.reason is DrawReason.PENALTY:
+            raise ValueError(
+                f"{ev.pos}: the hand ends in a server's penalty (mjai.app's error draw), "
+                "which mjlog XML has no result for"
+            )
         for value, what in (
             (c.honba, "honba"),
             (c.riichi_sticks, "riichi sticks"),

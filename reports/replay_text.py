@@ -10,6 +10,7 @@ from mjaudit.events import (
     DeclareMeld,
     Discard,
     DoraReveal,
+    DrawReason,
     DrawTile,
     Event,
     GameEnd,
@@ -143,7 +144,8 @@ class _RoundText:
                 if c.deltas is not None:
                     lines.append(f"        deltas {_deltas(c.deltas, rules.players)}")
             case RoundDraw():
-                lines.append(f"{index:5} draw: {ev.reason.value}")
+                penalty = ev.reason is DrawReason.PENALTY
+                lines.append(f"{index:5} " + ("penalty" if penalty else f"draw: {ev.reason.value}"))
                 if ev.claims.deltas is not None:
                     lines.append(f"        deltas {_deltas(ev.claims.deltas, rules.players)}")
             case GameStart() | GameEnd() | Presence():

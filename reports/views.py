@@ -20,7 +20,7 @@ from analyzer.checks.audit_wins import tenhou_yaku
 from analyzer.engine.replay import counts34
 from analyzer.engine.state import RoundReplay, WinRecord
 from analyzer.hands.hand import waits
-from mjaudit.events import Limit, PlayerInfo, WinClaims
+from mjaudit.events import DrawReason, Limit, PlayerInfo, WinClaims
 from mjaudit.findings import Finding, Severity
 from mjaudit.tiles import Tile, to_mpsz
 from mjaudit.yaku import BONUS_YAKU, Yaku
@@ -439,6 +439,13 @@ def _draw_heading(rnd: RoundReplay, facts: GameFacts) -> str:
     ev = rnd.draw.event
     reason = ev.reason
     dealer = rnd.start.dealer
+    if reason is DrawReason.PENALTY:
+        # A server's penalty for an invalid move (mjai.app): no draw of the rules.
+        paid = ev.claims.deltas
+        if paid is None:
+            return "Penalty (the server ended the hand)"
+        payer = min(range(facts.players), key=lambda s: paid[s])
+        return f"Penalty: {_who(payer, dealer, facts)} pays a mangan chombo"
     if reason.abortive:
         return f"Abortive draw ({reason.value})"
     tenpai = ev.claims.tenpai

@@ -53,6 +53,7 @@ from mjaudit.events import (
     DeclareMeld,
     Discard,
     DoraReveal,
+    DrawReason,
     DrawTile,
     Event,
     RiichiAccepted,
@@ -181,6 +182,8 @@ def _caption(ev: Event, who: Sequence[str]) -> str:
                 return f"{who[ev.seat]} wins by tsumo"
             return f"{who[ev.seat]} wins by ron on {who[ev.from_seat]}"
         case RoundDraw():
+            if ev.reason is DrawReason.PENALTY:
+                return "the server ends the hand with a penalty"
             return f"draw: {ev.reason.value}"
         case _:
             return type(ev).__name__

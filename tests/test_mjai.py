@@ -623,3 +623,142 @@ def test_a_fourth_riichi_left_unaccepted_before_a_draw_without_reason_is_four_ri
     last = [e for e in log.events if isinstance(e, (RiichiAccepted, RoundDraw))][-2:]
     assert isinstance(last[0], RiichiAccepted) and last[0].seat == 1
     assert isinstance(last[1], RoundDraw) and last[1].reason is DrawReason.SUUCHA_RIICHI
+
+
+# -- mjai.app's penalty draw (§6.2) ------------------------------------------------------------
+def _chombo(offender: int, dealer: int) -> list[int]:
+    """mjai.app's penalty deltas: a mangan chombo paid by ``offender`` (§6.2)."""
+    if offender == dealer:
+        return [-12000 if s == offender else 4000 for s in range(4)]
+    return [-8000 if s == offender else 4000 if s == dealer else 2000 for s in range(4)]
+
+
+def _small_penalty() -> bytes:
+    """Seat 0 deals, draws and is penalised; the next hand starts."""
+    return mjai(
+        {"type": "tsumo", "actor": 0, "pai": "N"},
+        {"type": "ryukyoku", "deltas": _chombo(0, 0), "reason": "error"},
+        {"type": "end_kyoku"},
+        {
+            "type": "start_kyoku",
+            "bakaze": "E",
+            "kyoku": 1,
+            "honba": 1,
+            "kyotaku": 0,
+            "oya": 0,
+            "dora_marker": "F",
+            "scores": [13000, 29000, 29000, 29000],
+            "tehais": [HAND, OTHER, OTHER, OTHER],
+        },
+        start={"kyotaku": 0, "scores": [25000] * 4},
+    )
+
+
+def test_an_mjai_app_penalty_is_read_as_a_penalty_not_a_draw_of_the_rules() -> None:
+    log = parse_mjai(_small_penalty(), "p.json")
+    (draw,) = of(log.events, RoundDraw)
+    assert isinstance(draw, RoundDraw)
+    assert draw.reason is DrawReason.PENALTY and not draw.reason.abortive
+    assert draw.claims.deltas == (-12000, 4000, 4000, 4000) and draw.claims.tenpai is None
+    assert len(of(log.events, RoundStart)) == 2  # the game goes on
+
+
+def _penalised(offender: int, deltas: list[int] | None = None) -> bytes:
+    """The libriichi arena game with its hand E4-0 (seat 3 deals) ended by mjai.app's
+    penalty of ``offender`` right after its third draw (so it holds 14 tiles), and
+    every later hand's scores moved by what the penalty pays instead of the win."""
+    path = CORPUS / "libriichi-arena" / "riichienv_126_204_0_mjai.jsonl"
+    if not path.exists():
+        pytest.skip(f"corpus not available at {CORPUS}")
+    events = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    start = next(
+        i
+        for i, e in enumerate(events)
+        if e["type"] == "start_kyoku" and (e["bakaze"], e["kyoku"], e["honba"]) == ("E", 4, 0)
+    )
+    assert events[start]["oya"] == 3
+    end = next(i for i in range(start, len(events)) if events[i]["type"] == "hora")
+    won = events[end]["deltas"]
+    draws = [
+        i
+        for i in range(start, end)
+        if events[i]["type"] == "tsumo" and events[i]["actor"] == offender
+    ]
+    cut = draws[2] + 1
+    assert not any(e["type"] in ("reach", "reach_accepted") for e in events[start:cut])
+    paid = deltas if deltas is not None else _chombo(offender, 3)
+    for e in events[end:]:
+        if e["type"] == "start_kyoku":
+            e["scores"] = [s + p - w for s, p, w in zip(e["scores"], paid, won, strict=True)]
+    penalty = {"type": "ryukyoku", "deltas": paid, "reason": "error"}
+    events[cut : end + 1] = [penalty]
+    return "\n".join(json.dumps(e) for e in events).encode()
+
+
+def _audit_all(data: bytes) -> list[tuple[str, str, str | None, int | None, str]]:
+    from analyzer.checks.audit import audit_log, resolve_rules
+
+    log = load_bytes(data, "edited.jsonl")
+    result = audit_log(log, resolve_rules(log, "auto"))
+    assert result.error is None
+    return [(f.severity.value, f.code, f.round, f.seat, f.message) for f in result.findings]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("offender", [1, 3], ids=["non-dealer", "dealer"])
+def test_a_game_with_a_penalty_is_audited_and_the_penalty_named_once(offender: int) -> None:
+    # mjai.app ends a hand in which a bot made an invalid move with a ryukyoku of
+    # reason "error" and a mangan chombo for it, then plays on (§6.2): the file was
+    # refused whole (exit 2). Now every hand is audited, the penalty is one warning
+    # naming the seat that pays it, and nothing of the hand is judged as a draw.
+    codes, messages, rounds = _audit(_penalised(offender))
+    assert (codes, rounds) == ([], 12), messages
+    found = _audit_all(_penalised(offender))
+    penalties = [f for f in found if f[1] == "server-penalty"]
+    assert [f[:4] for f in penalties] == [("warning", "server-penalty", "E4-0", offender)]
+    assert f"seat {offender}" in penalties[0][4]
+
+
+@pytest.mark.corpus
+def test_a_penalty_of_the_wrong_amount_is_one_payment_finding() -> None:
+    # Seat 1 pays 9000 instead of a mangan chombo's 8000: one payment-mismatch
+    # for the penalty (the chain follows the log's deltas, so nothing more).
+    codes, messages, _ = _audit(_penalised(1, [2000, -9000, 2000, 4000]))
+    assert codes == ["payment-mismatch"], messages
+    assert "seat 1" in messages[0] and "-9000" in messages[0] and "-8000" in messages[0]
+
+
+@pytest.mark.corpus
+def test_a_penalty_is_counted_as_what_it_is() -> None:
+    from analyzer.checks.audit import audit_log, resolve_rules
+
+    log = load_bytes(_penalised(1), "edited.jsonl")
+    result = audit_log(log, resolve_rules(log, "auto"))
+    path = CORPUS / "libriichi-arena" / "riichienv_126_204_0_mjai.jsonl"
+    whole = load_bytes(path.read_bytes(), "whole.jsonl")
+    baseline = audit_log(whole, resolve_rules(whole, "auto"))
+    # The hand is neither a win nor a draw of the game's rules.
+    assert (result.wins, result.draws) == (baseline.wins - 1, baseline.draws)
+    results = [h.result for h in result.hands]
+    assert results[5] == "penalty" and results.count("penalty") == 1
+    assert dict(result.checks).get("penalties_checked") == 1
+    assert "penalties_checked" not in dict(baseline.checks)
+
+
+@pytest.mark.corpus
+def test_a_penalty_is_written_to_mjai_as_it_was_and_refused_by_tenhou_json() -> None:
+    from parsers.convert import ConvertError, convert_log
+
+    log = load_bytes(_penalised(1), "edited.jsonl")
+    again = load_bytes(convert_log(log, "mjai"), "again.jsonl")
+    draws = [e for e in again.events if isinstance(e, RoundDraw)]
+    assert [(d.reason, d.claims.deltas) for d in draws if d.reason is DrawReason.PENALTY] == [
+        (DrawReason.PENALTY, (2000, -8000, 2000, 4000))
+    ]
+    # Tenhou's formats have no such result: refused, never written as another kind.
+    small = load_bytes(_small_penalty(), "small.jsonl")
+    for to in ("tenhou-json", "tenhou-xml"):
+        with pytest.raises(ConvertError, match=r"penalty|tile ids"):
+            convert_log(small, to)
+    with pytest.raises(ConvertError, match=r"line 4 \{ryukyoku\}.*penalty"):
+        convert_log(small, "tenhou-json")

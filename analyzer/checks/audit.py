@@ -35,7 +35,15 @@ from analyzer.hands.final import (
 )
 from analyzer.review.furiten import FuritenTracker
 from mjaudit.errors import LogFormatError
-from mjaudit.events import DeclareMeld, DoraReveal, GameLog, RoundDraw, RoundStart, Win
+from mjaudit.events import (
+    DeclareMeld,
+    DoraReveal,
+    DrawReason,
+    GameLog,
+    RoundDraw,
+    RoundStart,
+    Win,
+)
 from mjaudit.findings import Finding, Severity
 from mjaudit.melds import MeldKind
 from mjaudit.rules import RulesError, Ruleset, override, preset_of, rules_for
@@ -260,7 +268,9 @@ def audit_log(
             findings.extend(found)
             _first_by_event(found, causes)
             links.extend(_payments_follow_tenpai(found))
-            checks["draws_checked"] += 1
+            # A server's penalty is no draw of the rules: counted as what it is.
+            penalty = rnd.draw.event.reason is DrawReason.PENALTY
+            checks["penalties_checked" if penalty else "draws_checked"] += 1
             checks["tenpai_hands_checked"] += shown_hands_checked(rnd.draw)
             checks["deltas_compared"] += compared
         if rnd.complete:
@@ -948,7 +958,8 @@ def _unfinished(log: GameLog, game: GameReplay) -> list[Finding]:
 
 
 def count_results(log: GameLog) -> tuple[int, int]:
-    """Wins and draws as the log records them (for totals when a replay broke)."""
+    """Wins and draws as the log records them (for totals when a replay broke). A
+    server's penalty (``DrawReason.PENALTY``) ends a hand, but is neither."""
     # One pass over the events, in C, counts each class; isinstance is then asked once
     # per class rather than twice per event.
     wins = draws = 0
@@ -957,4 +968,8 @@ def count_results(log: GameLog) -> tuple[int, int]:
             wins += n
         if issubclass(kind, RoundDraw):
             draws += n
+    if draws:
+        draws -= sum(
+            1 for ev in log.events if type(ev) is RoundDraw and ev.reason is DrawReason.PENALTY
+        )
     return wins, draws

@@ -16,11 +16,11 @@ from analyzer.engine.state import DrawRecord, RoundReplay
 from analyzer.hands.hand import is_complete, waits
 from analyzer.hands.points import nagashi_payments, noten_payments
 from mjaudit.events import DrawReason
-from mjaudit.findings import Finding, JsonValue
+from mjaudit.findings import Finding, JsonValue, Severity
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile, to_mpsz
 
-__all__ = ["check_draw", "is_tenpai", "shown_hands_checked"]
+__all__ = ["check_draw", "is_tenpai", "penalty_deltas", "shown_hands_checked"]
 
 
 def _counts(hand: Sequence[Tile]) -> list[int]:
@@ -83,6 +83,8 @@ def check_draw(
     ) -> None:
         out.append(error(rnd, path, "draw-mismatch", message, idx, seat, expected, actual))
 
+    if reason is DrawReason.PENALTY:
+        return _check_penalty(rnd, rec, path, players, settled)
     # Every hand the log shows is a claim about that hand: the tenpai hands of an
     # exhaustive draw or nagashi mangan, the declarer's fourteen tiles at kyuushu
     # kyuuhai, every hand at four riichi, the three winners' hands at a triple ron
@@ -261,6 +263,79 @@ def check_draw(
                     )
                 )
     return out, compared
+
+
+def penalty_deltas(payer: int, dealer: int, players: int) -> list[int]:
+    """A mangan chombo paid by ``payer``, as mjai.app charges a bot's invalid move
+    (mjai-format.md §6.2): the dealer pays 4000 to each other seat; anyone else pays
+    4000 to the dealer and 2000 to each other seat (8000 in all, with four players)."""
+    out = [0] * 4
+    for s in range(players):
+        if s != payer:
+            paid = 4000 if payer == dealer or s == dealer else 2000
+            out[s] += paid
+            out[payer] -= paid
+    return out
+
+
+def _check_penalty(
+    rnd: RoundReplay,
+    rec: DrawRecord,
+    path: str,
+    players: int,
+    settled: dict[int, tuple[int, ...]] | None,
+) -> tuple[list[Finding], int]:
+    """A hand the server ended to penalise an invalid move: one ``server-penalty``
+    warning naming the seat that pays, and its deltas against the chombo that seat
+    owes (one ``payment-mismatch`` if they are not). Nothing of the hand is judged as
+    a draw of the rules: no draw type, no tenpai, no noten payments."""
+    idx = rec.event_index
+    deltas = rec.event.claims.deltas
+    if deltas is None:
+        message = (
+            "the server ended the hand with a penalty (mjai.app's error draw); the log "
+            "does not say who paid it, so its payment is not checked"
+        )
+        return [_warning(rnd, path, "server-penalty", message, idx, None)], 0
+    paid = list(deltas[:players])
+    payer = min(range(players), key=lambda s: paid[s])
+    expected = penalty_deltas(payer, rec.dealer, players)
+    if settled is not None:
+        settled[idx] = tuple(expected)
+    dealer = " (the dealer)" if payer == rec.dealer else ""
+    out = [
+        _warning(
+            rnd,
+            path,
+            "server-penalty",
+            f"the server penalised seat {payer}{dealer} for an invalid move (mjai.app's "
+            f"error draw: a mangan chombo, {_signed(paid[payer])}); the hand ends there "
+            "and is not judged as a draw, and the next hand is taken as the log starts it",
+            idx,
+            payer,
+        )
+    ]
+    if paid != expected[:players]:
+        out.append(
+            error(
+                rnd,
+                path,
+                "payment-mismatch",
+                f"penalty: the log's deltas are {paid}, a mangan chombo paid by seat "
+                f"{payer} is {expected[:players]} (seat {payer} {_signed(expected[payer])})",
+                idx,
+                payer,
+                expected[:players],
+                paid,
+            )
+        )
+    return out, players
+
+
+def _warning(
+    rnd: RoundReplay, path: str, code: str, message: str, event: int, seat: int | None
+) -> Finding:
+    return Finding(code, Severity.WARNING, f"{rnd.label}: {message}", path, rnd.label, event, seat)
 
 
 def _shown_hand(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from analyzer.checks.audit_wins import WinCheck
 from analyzer.engine.state import GameReplay
-from mjaudit.events import Event, RiichiAccepted, RoundDraw, Win
+from mjaudit.events import DrawReason, Event, RiichiAccepted, RoundDraw, Win
 
 __all__ = ["HandAudit", "WinFacts", "hand_audits"]
 
@@ -71,7 +71,7 @@ def hand_audits(
         riichi: list[int] = []
         wins: list[WinFacts] = []
         results: list[int] = []
-        draw = False
+        draw: str | None = None
         for i in rnd.other_events:
             ev = events[i]
             if isinstance(ev, RiichiAccepted):
@@ -88,7 +88,8 @@ def hand_audits(
                 )  # fmt: skip
                 results.append(i)
             elif isinstance(ev, RoundDraw):
-                draw = True
+                # A server's penalty ends the hand without a draw of the rules.
+                draw = "penalty" if ev.reason is DrawReason.PENALTY else "draw"
                 results.append(i)
         claimed = [0] * players
         any_claim = False
@@ -115,7 +116,7 @@ def hand_audits(
                 start.dealer,
                 tuple(start.scores[:players]),
                 tuple(riichi),
-                "win" if wins else "draw" if draw else None,
+                "win" if wins else draw,
                 tuple(claimed) if any_claim else None,
                 tuple(derived_deltas) if derived_deltas is not None and results else None,
                 tuple(wins),

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from analyzer.checks.audit_common import error
 from analyzer.checks.audit_draws import is_tenpai
 from analyzer.engine.state import GameReplay, RoundReplay
-from mjaudit.events import RoundDraw, Win
+from mjaudit.events import DrawReason, RoundDraw, Win
 from mjaudit.findings import Finding, JsonValue
 
 __all__ = ["ChainState", "check_chain"]
@@ -42,7 +42,11 @@ class ChainState:
     ``recomputed`` the scores had the last hand been settled as recomputed, where its
     recorded deltas differ from that (their own ``payment-mismatch``), else None;
     ``maybe`` what ``scores`` may still be off by, where a win was settled without
-    knowing its ura han (see :class:`_Tracks`).
+    knowing its ura han (see :class:`_Tracks`). ``label_free``: the last hand ended in
+    a server's penalty (mjai.app's error draw), after which no reference says whether
+    the dealer keeps the seat or what happens to the honba and the sticks, so the next
+    hand's round, honba and sticks are taken as the log starts it (``labels`` hold both
+    dealer readings, for the game's end).
     """
 
     scores: list[int]
@@ -55,6 +59,7 @@ class ChainState:
     labels: tuple[tuple[int, int, int], ...] = field(default=())
     recomputed: list[int] | None = None
     maybe: tuple[tuple[int, ...], ...] = ()
+    label_free: bool = False
 
 
 def _points(scores: list[int], players: int) -> JsonValue:
@@ -224,7 +229,8 @@ def check_chain(
         if state is not None or (whole_game and rnd is game.rounds[0]):
             have = (start.round_index, start.honba, start.riichi_sticks)
             compared += 1
-            if have not in (state.labels if state is not None else (first,)):
+            free = state is not None and state.label_free
+            if not free and have not in (state.labels if state is not None else (first,)):
                 want = state.labels[0] if state is not None else first
                 said = (
                     f"the hand after the last one should be {_label(*want)} with {want[2]} sticks"
@@ -384,6 +390,7 @@ def check_chain(
                 # a second ron on the same discard records none (tenhou-format.md §1.10).
                 sticks = 0
         dealer = start.dealer
+        penalty = not won and rnd.draw is not None and rnd.draw.event.reason is DrawReason.PENALTY
         if won:
             sticks = 0
             dealer_won = any(w.seat == dealer for w in rnd.wins)
@@ -425,6 +432,7 @@ def check_chain(
             labels,
             recomputed,
             tracks.maybe,
+            penalty,
         )
     return out, state, compared
 
@@ -443,6 +451,10 @@ def _dealer_stays(rnd: RoundReplay, players: int) -> tuple[bool, ...]:
     draw = rec.event
     if draw.reason.abortive:
         return (True,)
+    if draw.reason is DrawReason.PENALTY:
+        # mjai.app goes on with the next hand (mjai-format.md §6.2); whether the dealer
+        # keeps the seat there, no reference says: either reading.
+        return (True, False)
     dealer = rnd.start.dealer
     replayed = is_tenpai(rec.concealed[dealer], [t for m in rec.melds[dealer] for t in m.tiles])
     claimed = draw.claims.tenpai

@@ -1000,6 +1000,8 @@ class RoundState:
         if isinstance(ended, Win):
             how = "tsumo" if ended.tsumo else f"ron off seat {ended.from_seat}"
             return f"seat {ended.seat}'s {how} at {ended.pos.where}"
+        if ended is not None and ended.reason is DrawReason.PENALTY:
+            return f"the penalty at {ended.pos.where}"
         if ended is not None:
             return f"the {ended.reason.value} draw at {ended.pos.where}"
         return "it goes on"
@@ -1011,8 +1013,9 @@ class RoundState:
         # Every seat holds 13 tiles (a kan counting as three) when a hand ends in a
         # draw; an abortive draw may come on one's own turn, holding 14: nine
         # terminals is declared so, and libriichi writes four riichi after the next
-        # seat's draw. (A draw of the wrong kind is then audit_draws's to name.)
-        for seat in range(self.players):
+        # seat's draw. (A draw of the wrong kind is then audit_draws's to name.) A
+        # server's penalty may end the hand at any moment of play.
+        for seat in range(self.players if ev.reason is not DrawReason.PENALTY else 0):
             size = len(self.hands[seat]) + 3 * self.nsets[seat]
             if size != 13 and not (size == 14 and ev.reason.abortive):
                 raise ReplayError(
