@@ -166,6 +166,11 @@ class WinClaims:
     # False where one yakuman name stands for its single and double forms alike (mjai
     # with no winning hand to tell them by: ``suanko`` for suuankou and its tanki).
     yakuman_forms: bool = True
+    # The log lists the win's yaku, but in a form that cannot be read (an mjai yaku
+    # name the reader does not know): what is not understood, for an ``unchecked``
+    # warning. ``yaku`` and ``yakuman`` are then None (no claim); the other claims
+    # stand. None: the yaku are read, or not recorded.
+    yaku_unread: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

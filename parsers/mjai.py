@@ -409,7 +409,7 @@ class _Reader:
         # An empty list is how gimite and libriichi say "no ura shown" (the winner
         # did not riichi); the mjlog says it by leaving doraHaiUra out: None.
         ura = _tiles(ura_raw, "ura markers") if ura_raw else None
-        yaku, yakuman = self.yakus(ev, seat, hand, won)
+        yaku, yakuman, unread = self.yakus(ev, seat, hand, won)
         fan = ev.get("fan")
         han = fan if type(fan) is int and yakuman is None and fan < YAKUMAN_FAN else None
         fu = ev.get("fu")
@@ -434,6 +434,7 @@ class _Reader:
             pao_recorded="pao" in ev or "yakus" in ev,
             scores_after=after,
             yakuman_forms=yakuman is None or (hand is not None and won is not None),
+            yaku_unread=unread,
         )
         self.events.append(Win(self.src, seat, target, claims, self.line))
         self.after_result(after, deltas)
@@ -462,15 +463,19 @@ class _Reader:
         seat: int,
         hand: tuple[Tile, ...] | None,
         won: Tile | None,
-    ) -> tuple[tuple[tuple[Yaku, int], ...] | None, tuple[Yaku, ...] | None]:
+    ) -> tuple[tuple[tuple[Yaku, int], ...] | None, tuple[Yaku, ...] | None, str | None]:
+        """The win's yaku claim (ordinary yaku, or yakuman), and what of it could not
+        be read: a list with a name the reader does not know (another engine's
+        spelling, a Japanese name, §3) is no claim, and says so."""
         raw = ev.get("yakus")
         if raw is None:
-            return None, None
+            return None, None, None
         if not isinstance(raw, list):
             raise MjaiFail("'yakus' must be a list of [name, fan] pairs")
         yaku: list[tuple[Yaku, int]] = []
         yakuman: list[Yaku] = []
         dragon_fan = 0
+        unknown: list[str] = []
         for written in raw:
             item = written
             if isinstance(item, dict) and len(item) == 2 and "name" in item:
@@ -502,13 +507,16 @@ class _Reader:
                 else:
                     yaku.append((y, fan))
             else:
-                raise MjaiFail(f"unknown yaku name {short(name)}")
+                unknown.append(short(name))
+        if unknown:
+            names = ", ".join(dict.fromkeys(unknown))
+            return None, None, f"yaku name{'s' if len(unknown) > 1 else ''} {names}"
         if yakuman:
-            return None, tuple(self.double_forms(yakuman, hand, won))
+            return None, tuple(self.double_forms(yakuman, hand, won)), None
         if dragon_fan:
             dragons = self.dragon_sets(seat, hand)
             if dragons is None:
-                return None, None  # the names cannot be told apart: no yaku claim
+                return None, None, None  # the names cannot be told apart: no yaku claim
             if len(dragons) == dragon_fan:
                 yaku.extend((d, 1) for d in dragons)
             else:
@@ -525,7 +533,7 @@ class _Reader:
             # gimite lists no yaku worth 0 (§3); Tenhou lists a riichi winner's ura
             # dora even at 0 han. Restore it so the formats claim alike.
             yaku.append((Yaku.URA_DORA, 0))
-        return tuple(yaku), None
+        return tuple(yaku), None, None
 
     @staticmethod
     def double_forms(

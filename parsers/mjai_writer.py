@@ -183,6 +183,12 @@ class _Writer:
 
     def win(self, ev: Win) -> None:
         c = ev.claims
+        if c.yaku_unread is not None:
+            # Written without them, the win would claim no yaku at all.
+            raise ValueError(
+                f"{ev.pos}: the win of seat {ev.seat} lists {c.yaku_unread}, which cannot "
+                "be read, so its yaku cannot be written as the log has them"
+            )
         line: dict[str, Any] = {"type": "hora", "actor": ev.seat, "target": ev.from_seat}
         win_tile, full_hand = c.win_tile, c.hand
         dragons = c.yaku is not None and any(y in DRAGONS for y, _ in c.yaku)

@@ -231,6 +231,11 @@ class _Kyoku:
         c = ev.claims
         if c.deltas is None:
             raise ValueError(f"{ev.pos}: the win of seat {ev.seat} records no deltas")
+        if c.yaku_unread is not None:
+            raise ValueError(
+                f"{ev.pos}: the win of seat {ev.seat} lists {c.yaku_unread}, which cannot "
+                "be read (Tenhou JSON lists the yaku)"
+            )
         if c.yaku is None and c.yakuman is None:
             raise ValueError(
                 f"{ev.pos}: the win of seat {ev.seat} records no yaku (Tenhou JSON lists them)"

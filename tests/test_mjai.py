@@ -313,11 +313,6 @@ def test_error_line_ends_the_game_without_game_end() -> None:
             "line 3.*missing field 'pai'|line 3.*None",
             id="missing-field",
         ),
-        pytest.param(
-            '{"type":"hora","actor":0,"target":0,"yakus":[["kuitan",1]]}',
-            "line 3.*unknown yaku name 'kuitan'",
-            id="unknown-yaku",
-        ),
     ],
 )
 def test_errors_name_the_line_and_the_problem(line: str, message: str) -> None:
@@ -762,3 +757,67 @@ def test_a_penalty_is_written_to_mjai_as_it_was_and_refused_by_tenhou_json() -> 
             convert_log(small, to)
     with pytest.raises(ConvertError, match=r"line 4 \{ryukyoku\}.*penalty"):
         convert_log(small, "tenhou-json")
+
+
+# -- yaku names the reader does not know ---------------------------------------------------
+def test_an_unknown_yaku_name_leaves_that_win_without_a_yaku_claim() -> None:
+    data = mjai(
+        {"type": "tsumo", "actor": 0, "pai": "P"},
+        {
+            "type": "hora",
+            "actor": 0,
+            "target": 0,
+            "pai": "P",
+            "yakus": [["bakaze", 1], ["役牌 白", 1]],
+            "fan": 2,
+            "fu": 40,
+        },
+    )
+    (win,) = of(parse_mjai(data, "y.mjson").events, Win)
+    assert isinstance(win, Win)
+    c = win.claims
+    assert (c.yaku, c.yakuman) == (None, None)
+    assert c.yaku_unread is not None and "'役牌 白'" in c.yaku_unread
+    assert (c.han, c.fu) == (2, 40)  # the other claims stand
+
+
+@pytest.mark.corpus
+def test_a_win_with_an_unknown_yaku_name_is_audited_but_its_yaku_are_not_compared() -> None:
+    # Another engine's yaku names (RiichiEnv's Japanese strings, §3) refused the whole
+    # file. Now only that win's yaku are not compared (one `unchecked` warning naming
+    # the name); its han, fu, points and deltas are, and so is everything else.
+    def edit(events: list[dict[str, object]], fan: int | None = None, other: bool = False) -> None:
+        wins = [e for e in events if e["type"] == "hora"]
+        assert wins[0]["yakus"] == [["akadora", 1], ["sangenpai", 1]]
+        wins[0]["yakus"] = [["akadora", 1], ["役牌 中", 1]]
+        if fan is not None:
+            wins[0]["fan"] = fan
+        if other:
+            assert wins[2]["yakus"] == [["bakaze", 1]]
+            wins[2]["yakus"] = [["tanyaochu", 1]]
+
+    codes, messages, rounds = _audit(_edited_corpus_game(edit))
+    assert (codes, rounds) == ([], 11), messages
+    found = _audit_all(_edited_corpus_game(edit))
+    unchecked = [f for f in found if f[1] == "unchecked"]
+    assert [f[:4] for f in unchecked] == [("warning", "unchecked", "E1-0", 2)]
+    assert "'役牌 中'" in unchecked[0][4] and "not compared" in unchecked[0][4]
+    # That win's han is still checked, and the other wins' yaku still are.
+    codes, messages, _ = _audit(_edited_corpus_game(lambda e: edit(e, fan=3)))
+    assert messages == ["E1-0: seat 2: log says 3 han, recomputed 2 han"]
+    codes, messages, _ = _audit(_edited_corpus_game(lambda e: edit(e, other=True)))
+    assert codes == ["yaku-mismatch"], messages
+    assert messages[0].startswith("E3-0: seat 0: log lists tanyao 1"), messages
+
+
+def test_a_win_whose_yaku_cannot_be_read_is_not_converted_without_them() -> None:
+    from parsers.convert import ConvertError, convert_log
+
+    data = mjai(
+        {"type": "tsumo", "actor": 0, "pai": "P"},
+        {"type": "hora", "actor": 0, "target": 0, "yakus": [["役牌 白", 1]], "deltas": [0] * 4},
+    )
+    log = load_bytes(data, "y.jsonl")
+    for to in ("mjai", "tenhou-json"):
+        with pytest.raises(ConvertError, match="'役牌 白', which cannot be read"):
+            convert_log(log, to)

@@ -24,7 +24,7 @@ from analyzer.checks.audit_wall import check_wall
 from analyzer.checks.audit_wins import WinCheck, check_win_tiles, check_wins
 from analyzer.engine.replay import ReplayObserver, replay, seats_away
 from analyzer.engine.round_state import RIICHI_LOCKED
-from analyzer.engine.state import GameReplay
+from analyzer.engine.state import GameReplay, RoundReplay
 from analyzer.hands.final import (
     FinalDiff,
     FinalResult,
@@ -249,6 +249,7 @@ def audit_log(
         )
         derived[-1] = tuple(checked_wins)
         findings.extend(found)
+        findings.extend(_unread_yaku(rnd, log.path))
         _first_by_event(found, causes)
         links.extend(_values_follow_han(found))
         links.extend(_payments_follow_pao(found))
@@ -376,6 +377,27 @@ def audit_log(
         derived_final=final if keep_replay else None,
         hands=hand_audits(game, log.events, settled, derived) if hand_records else (),
     )
+
+
+def _unread_yaku(rnd: RoundReplay, path: str) -> list[Finding]:
+    """An ``unchecked`` warning for each win whose yaku the log lists in a form that
+    cannot be read (an mjai name the reader does not know): its yaku are not compared,
+    its other claims are."""
+    out = []
+    for w in rnd.wins:
+        unread = w.event.claims.yaku_unread
+        if unread is not None:
+            message = (
+                f"{rnd.label}: seat {w.seat}'s win lists {unread}, which mjaudit does not "
+                "understand: this win's yaku are not compared (its han, fu, points and "
+                "payments are)"
+            )
+            out.append(
+                Finding(
+                    "unchecked", Severity.WARNING, message, path, rnd.label, w.event_index, w.seat
+                )
+            )
+    return out
 
 
 def _located(findings: tuple[Finding, ...], log: GameLog) -> tuple[Finding, ...]:
