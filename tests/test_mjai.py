@@ -821,3 +821,41 @@ def test_a_win_whose_yaku_cannot_be_read_is_not_converted_without_them() -> None
     for to in ("mjai", "tenhou-json"):
         with pytest.raises(ConvertError, match="'役牌 白', which cannot be read"):
             convert_log(log, to)
+
+
+# Four hands that can be dealt together (no tile five times).
+DEALT = [
+    HAND,
+    ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "S", "S", "F", "F"],
+    ["4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "W", "W", "C", "C"],
+    ["4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "N", "N", "1s", "2s"],
+]
+
+
+def test_a_penalty_for_a_riichi_declarer_s_discard_leaves_the_declaration_unjudged() -> None:
+    # The declarer's discard was the invalid move: the hand ends between the
+    # declaration and its discard, which is no riichi out of place.
+    data = mjai(
+        {"type": "tsumo", "actor": 0, "pai": "N"},
+        {"type": "reach", "actor": 0},
+        {"type": "ryukyoku", "deltas": _chombo(0, 0), "reason": "error"},
+        {"type": "end_kyoku"},
+        {"type": "end_game"},
+        start={"tehais": DEALT},
+    )
+    found = _audit_all(data)
+    assert [f[1] for f in found if f[0] != "warning" or f[1] != "rules-assumed"] == [
+        "server-penalty"
+    ], found
+
+
+def test_a_penalty_nobody_pays_names_no_seat() -> None:
+    data = mjai(
+        {"type": "tsumo", "actor": 0, "pai": "N"},
+        {"type": "ryukyoku", "deltas": [0, 0, 0, 0], "reason": "error"},
+        {"type": "end_kyoku"},
+        {"type": "end_game"},
+        start={"tehais": DEALT},
+    )
+    found = [f for f in _audit_all(data) if f[1] != "rules-assumed"]
+    assert [(f[1], f[3]) for f in found] == [("payment-mismatch", None), ("server-penalty", None)]

@@ -299,6 +299,24 @@ def _check_penalty(
         return [_warning(rnd, path, "server-penalty", message, idx, None)], 0
     paid = list(deltas[:players])
     payer = min(range(players), key=lambda s: paid[s])
+    if paid[payer] >= 0:
+        message = (
+            "the server ended the hand with a penalty (mjai.app's error draw), but no "
+            f"seat pays it: the log's deltas are {paid}"
+        )
+        return [
+            _warning(rnd, path, "server-penalty", message, idx, None),
+            error(
+                rnd,
+                path,
+                "payment-mismatch",
+                f"penalty: no seat pays a mangan chombo in the log's deltas {paid}",
+                idx,
+                None,
+                None,
+                paid,
+            ),
+        ], players
     expected = penalty_deltas(payer, rec.dealer, players)
     if settled is not None:
         settled[idx] = tuple(expected)

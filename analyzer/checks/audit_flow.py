@@ -16,6 +16,7 @@ from analyzer.checks.audit_scores import ChainState
 from analyzer.engine.state import GameReplay, RoundReplay
 from mjaudit.events import (
     Discard,
+    DrawReason,
     DrawTile,
     Event,
     GameLog,
@@ -101,7 +102,10 @@ def check_riichi_order(log: GameLog, game: GameReplay) -> tuple[list[Finding], i
                     f"seat {seat} declares riichi without having just drawn (the event "
                     f"before is {_describe(before)})",
                 )
-            elif not (isinstance(after, Discard) and after.seat == seat):
+            elif not (isinstance(after, Discard) and after.seat == seat) and not (
+                # The server's penalty for the declarer's invalid discard (mjai.app).
+                isinstance(after, RoundDraw) and after.reason is DrawReason.PENALTY
+            ):
                 problem = (
                     i,
                     seat,
