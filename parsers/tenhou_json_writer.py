@@ -13,7 +13,8 @@ play and the kan dora times from these.
 
 The result needs what Tenhou writes: per winner the deltas, the score string and
 the yaku strings. A score string is written from the claimed limit, or, when the
-source has no limit band (mjai), from the claimed han and fu by Tenhou's bands;
+source has no limit band (mjai), from the claimed han and fu by Tenhou's bands (a
+hand under 5 han with no fu either is a mangan where its claimed points are one);
 the split of a non-dealer tsumo (``a-b``) comes from the hand's base points and is
 checked against the claimed points. A win whose source records no yaku or no
 deltas (libriichi, akochan) cannot be written: ``ValueError`` names it.
@@ -301,6 +302,11 @@ def _limit(ev: Win) -> Limit:
 def _score_text(ev: Win, dealer: int, players: int) -> str:
     c = ev.claims
     limit = _limit(ev)
+    mangan = _payments(2000, ev.tsumo, ev.seat == dealer, players)[1]
+    if limit is Limit.NONE and c.fu is None and c.han is not None and c.points == mangan:
+        # No fu and no band (a limit hand of Tenhou JSON, which has no fu for it,
+        # read back from mjai, which has no band): a mangan by its claimed points.
+        limit = Limit.MANGAN
     if limit is Limit.NONE:
         if c.fu is None or c.han is None:
             raise ValueError(f"{ev.pos}: the win of seat {ev.seat} records no fu or han")

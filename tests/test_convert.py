@@ -265,3 +265,21 @@ def test_a_yakuman_score_string_counts_what_the_win_is_worth(
     claims = WinClaims(limit=Limit.YAKUMAN, yakuman=yakuman, points=points)
     win = Win(SourcePos("x", 1, "", "hule"), 1, 0, claims)
     assert _score_text(win, 0, 4) == text
+
+
+@pytest.mark.corpus
+def test_a_limit_hand_without_fu_goes_back_to_tenhou_json_through_mjai() -> None:
+    """Tenhou JSON writes no fu for a limit hand and mjai no limit band: a 4-han
+    mangan read from the JSON and written as mjai (its ``fan`` and ``hora_points``)
+    was refused on the way back to Tenhou JSON ("records no fu or han"), though its
+    points say it is a mangan."""
+    path = CORPUS / "tenhou-json" / "full-game" / "2019021004gm-00a9-0000-e2f6516d.json"
+    if not path.exists():
+        pytest.skip("corpus not available")
+    log = load(str(path))
+    wins = [e for e in log.events if isinstance(e, Win)]
+    assert any(w.claims.fu is None and (w.claims.han or 0) < 5 for w in wins)
+    via = round_trip(log, "mjai")
+    back = round_trip(via, "tenhou-json")
+    assert differences(log, back) == []
+    assert error_findings(back) == error_findings(log)
