@@ -476,6 +476,7 @@ class _Reader:
         yakuman: list[Yaku] = []
         dragon_fan = 0
         unknown: list[str] = []
+        dragon_at = 0  # where the first ``sangenpai`` stands among the yaku
         for written in raw:
             item = written
             if isinstance(item, dict) and len(item) == 2 and "name" in item:
@@ -499,6 +500,8 @@ class _Reader:
             elif name == "sangenpai":
                 # One entry per dragon triplet (the Tenhou converter) or one entry with
                 # the count (the server, §3): which dragons, the winner's tiles say.
+                if not dragon_fan:
+                    dragon_at = len(yaku)
                 dragon_fan += fan
             elif name in YAKU_NAMES:
                 y = YAKU_NAMES[name]
@@ -518,7 +521,7 @@ class _Reader:
             if dragons is None:
                 return None, None, None  # the names cannot be told apart: no yaku claim
             if len(dragons) == dragon_fan:
-                yaku.extend((d, 1) for d in dragons)
+                yaku[dragon_at:dragon_at] = [(d, 1) for d in dragons]
             else:
                 # The fan claimed is not one a dragon triplet: still a claim, on the
                 # triplets the hand holds (the extra fan on the last; haku where it
@@ -526,7 +529,7 @@ class _Reader:
                 named = dragons[:dragon_fan] or [Yaku.HAKU]
                 fans = [1] * len(named)
                 fans[-1] += dragon_fan - len(named)
-                yaku.extend(zip(named, fans, strict=True))
+                yaku[dragon_at:dragon_at] = zip(named, fans, strict=True)
         if any(y in (Yaku.RIICHI, Yaku.DOUBLE_RIICHI) for y, _ in yaku) and all(
             y is not Yaku.URA_DORA for y, _ in yaku
         ):

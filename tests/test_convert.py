@@ -283,3 +283,20 @@ def test_a_limit_hand_without_fu_goes_back_to_tenhou_json_through_mjai() -> None
     back = round_trip(via, "tenhou-json")
     assert differences(log, back) == []
     assert error_findings(back) == error_findings(log)
+
+
+@pytest.mark.corpus
+def test_dragon_yaku_keep_their_place_through_mjai() -> None:
+    """mjai names every dragon triplet ``sangenpai``; reading it back put the dragons
+    after every other yaku, so a Tenhou JSON win ``hatsu 1, dora 2`` came back from
+    mjai as ``dora 2, hatsu 1`` (``replay`` and the report list them so)."""
+    path = CORPUS / "tenhou-json" / "full-game" / "2019080322gm-00a9-0000-81e85e04.json"
+    if not path.exists():
+        pytest.skip("corpus not available")
+    log = load(str(path))
+    back = round_trip(round_trip(log, "mjai"), "tenhou-json")
+    before = [e.claims.yaku for e in log.events if isinstance(e, Win)]
+    after = [e.claims.yaku for e in back.events if isinstance(e, Win)]
+    assert any(y and any(k in (Yaku.HAKU, Yaku.HATSU, Yaku.CHUN) for k, _ in y) for y in before)
+    assert after == before
+

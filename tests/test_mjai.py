@@ -86,8 +86,8 @@ def test_gimite_dialect_hora_claims_and_rebuilt_scores() -> None:
     assert c.yaku == (
         (Yaku.ROUND_WIND_EAST, 1),
         (Yaku.SEAT_WIND_EAST, 1),
+        (Yaku.HAKU, 1),  # where sangenpai stands
         (Yaku.AKA_DORA, 1),
-        (Yaku.HAKU, 1),
     )
     assert (c.fu, c.han, c.points, c.win_tile) == (40, 4, 12000, Tile("5z"))
     assert c.deltas == (12000, -4000, -4000, -4000) and c.ura_indicators is None
