@@ -7,9 +7,10 @@ The output is the fullest dialect of ../shared/reference/mjai-format.md: gimite'
 ``kyotaku`` of ``start_kyoku`` that libriichi requires. Each field is written only
 when the events carry the claim; nothing is completed or judged here. One thing
 is read off the events themselves: gimite names every dragon yakuhai
-``sangenpai``, and which dragon it is, only the winner's hand says (§3); when the
-source has no hand (Tenhou JSON), the winner's concealed tiles as the events
-leave them and the winning tile (the last discard, kakan or draw) are written.
+``sangenpai``, and which dragon it is, only the winner's hand says (§3), as it says
+whether a yakuman is the double form (one name for both); when the source has no
+hand (Tenhou JSON), the winner's concealed tiles as the events leave them and the
+winning tile (the last discard, kakan or draw) are written for such a win.
 
 What mjai cannot hold is left out: tile ids, dice, the wall seed, disconnections
 (:class:`Presence`), the limit band of a win (its ``fan`` and ``hora_points`` say
@@ -192,7 +193,10 @@ class _Writer:
         line: dict[str, Any] = {"type": "hora", "actor": ev.seat, "target": ev.from_seat}
         win_tile, full_hand = c.win_tile, c.hand
         dragons = c.yaku is not None and any(y in DRAGONS for y, _ in c.yaku)
-        if full_hand is None and dragons and self.last_tile is not None:
+        # A double form (suuankou tanki, ...) has the single form's name (§3): only
+        # the hand tells them apart.
+        double = c.yakuman is not None and any(y in _DOUBLE_FORMS for y in c.yakuman)
+        if full_hand is None and (dragons or double) and self.last_tile is not None:
             win_tile = self.last_tile
             extra = [] if ev.tsumo else [win_tile]
             full_hand = (*self.concealed[ev.seat], *extra)

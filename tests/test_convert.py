@@ -31,7 +31,7 @@ from mjaudit.yaku import Yaku
 from parsers import load, load_bytes
 from parsers.convert import ConvertError, convert_file, convert_log
 from reports.cli import main
-from tests.test_twins import CORPUS, differences, error_findings
+from tests.test_twins import CORPUS, XML_DIR, differences, error_findings
 
 # Inputs a target cannot hold, with the words of the refusal.
 CANNOT = {
@@ -300,3 +300,24 @@ def test_dragon_yaku_keep_their_place_through_mjai() -> None:
     assert any(y and any(k in (Yaku.HAKU, Yaku.HATSU, Yaku.CHUN) for k, _ in y) for y in before)
     assert after == before
 
+
+@pytest.mark.corpus
+def test_a_double_form_yakuman_keeps_its_form_from_tenhou_json_through_mjai() -> None:
+    """mjai has one name for suuankou and suuankou tanki; the hand says which. A
+    Tenhou JSON win records no hand, so the mjai written from it said ``suanko`` with
+    nothing to tell the forms apart, and the game came back to Tenhou JSON as a
+    single-form suuankou (四暗刻 for 四暗刻単騎)."""
+    path = XML_DIR / "2010112211gm-00a9-0000-56a320b2.xml"
+    if not path.exists():
+        pytest.skip("corpus not available")
+    log = round_trip(load(str(path)), "tenhou-json")
+    via = round_trip(log, "mjai")
+    back = round_trip(via, "tenhou-json")
+
+    def yakuman(game: GameLog) -> list[tuple[Yaku, ...]]:
+        return [e.claims.yakuman for e in game.events if isinstance(e, Win) and e.claims.yakuman]
+
+    assert (Yaku.SUUANKOU_TANKI,) in yakuman(log)
+    assert yakuman(via) == yakuman(log)
+    assert yakuman(back) == yakuman(log)
+    assert differences(log, back) == []
