@@ -10,6 +10,9 @@ one game, in file order, so a file with a single kyoku is a game of one round.
 What the JSON does not have, the events leave out: physical tile ids (None), dice
 and the wall seed (None), the winner's hand and winning tile (None). The order of
 play and the kan dora times are rebuilt (see :mod:`parsers.tenhou_json_round`).
+Where there is no ``sc``, mjaudit's own ``final_scores`` (what ``convert`` writes
+from an mjai log, which has final scores but no result points) are the final
+scores claimed.
 """
 
 from __future__ import annotations
@@ -355,6 +358,16 @@ class _Game:
                 tuple(float(sc[i]) for i in range(1, 8, 2)),
                 tuple(str(sc[i]) for i in range(1, 8, 2)),
             )
+        final = obj.get("final_scores")
+        if (
+            sc is None
+            and isinstance(final, list)
+            and len(final) in (3, 4)
+            and all(type(x) is int for x in final)
+        ):
+            # mjaudit's own key: final scores without result points (written from an
+            # mjai log, which has no uma), where Tenhou's ``sc`` would need both.
+            return EndClaims(tuple(final))
         return EndClaims()
 
     def kyoku(self, kyoku: object, unit: str, num: int, place: str) -> list[Event]:

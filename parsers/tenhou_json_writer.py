@@ -2,7 +2,9 @@
 
 Layout: ../shared/reference/tenhou-format.md §2. The output is one whole game in
 the server converter's shape (``ref``, ``log``, ``rule``, ``name`` and, when the
-events know them, ``dan``/``rate``/``sx``, ``sc`` and ``connection``).
+events know them, ``dan``/``rate``/``sx``, ``sc`` and ``connection``). Final scores
+without result points (an mjai source) go in mjaudit's own ``final_scores``, as
+``sc`` holds both.
 
 Each kyoku is the 17-entry array: per seat the tiles taken in (draws and call
 strings, the marker letter placed by the source seat) and the tiles sent out
@@ -441,6 +443,11 @@ class _Writer:
                     for final, result in zip(c.final_scores, c.results, strict=True):
                         sc += [final, result]
                     self.doc["sc"] = sc
+                elif c.final_scores is not None:
+                    # Final scores without result points (mjai's end_game): ``sc``
+                    # pairs the two, so they go in mjaudit's own key, read back by
+                    # the reader where there is no ``sc``.
+                    self.doc["final_scores"] = list(c.final_scores)
             case Presence():
                 # One before the first deal is written at step 0 of the first hand:
                 # the JSON ties every connection entry to a kyoku.
@@ -466,6 +473,7 @@ class _Writer:
         names = doc.pop("name", [""] * 4)
         rule = doc.pop("rule", {"disp": ""})
         sc = doc.pop("sc", None)
+        final_scores = doc.pop("final_scores", None)
         extra: dict[str, Any] = {k: doc.pop(k) for k in ("dan", "rate", "sx") if k in doc}
         out: dict[str, Any] = {**doc, "log": [k.array() for k in self.kyoku]}
         if self.connections:
@@ -476,6 +484,8 @@ class _Writer:
         out.update(extra)
         if sc is not None:
             out["sc"] = sc
+        if final_scores is not None:
+            out["final_scores"] = final_scores
         out["name"] = names
         return out
 

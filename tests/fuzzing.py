@@ -543,7 +543,8 @@ def delete_go_type(data: bytes, rng: random.Random) -> bytes | None:
 
 
 def cut_json_game(data: bytes, rng: random.Random) -> bytes | None:
-    """A Tenhou JSON game cut after some hands: the later hands and the final ``sc`` gone."""
+    """A Tenhou JSON game cut after some hands: the later hands and the final ``sc``
+    (or ``final_scores``) gone."""
     import json
 
     doc = json.loads(data)
@@ -551,6 +552,7 @@ def cut_json_game(data: bytes, rng: random.Random) -> bytes | None:
         return None
     doc["log"] = doc["log"][: rng.randrange(1, len(doc["log"]))]
     doc.pop("sc", None)
+    doc.pop("final_scores", None)  # mjaudit's own, in a converted mjai game
     return json.dumps(doc, ensure_ascii=False).encode()
 
 

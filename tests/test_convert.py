@@ -321,3 +321,36 @@ def test_a_double_form_yakuman_keeps_its_form_from_tenhou_json_through_mjai() ->
     assert yakuman(via) == yakuman(log)
     assert yakuman(back) == yakuman(log)
     assert differences(log, back) == []
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    "name",
+    [
+        "mjai/gimite-server/mjai-manue-go_selfmatch_2025-09-12-153331.jsonl",
+        "tenhou-xml/2010112211gm-00a9-0000-56a320b2.xml",  # through mjai, which drops the uma
+    ],
+)
+def test_final_scores_without_results_survive_tenhou_json(name: str) -> None:
+    """Tenhou JSON's ``sc`` pairs each final score with its result points; mjai has
+    the final scores alone (``end_game``). Written as Tenhou JSON they were dropped
+    without a word: the converted game had no final scores to check."""
+    path = CORPUS / name
+    if not path.exists():
+        pytest.skip("corpus not available")
+    log = load(str(path))
+    if log.format != "mjai":
+        log = round_trip(log, "mjai")
+    back = round_trip(log, "tenhou-json")
+
+    def end(game: GameLog) -> GameEnd:
+        last = game.events[-1]
+        assert isinstance(last, GameEnd)
+        return last
+
+    assert end(log).claims.final_scores is not None and end(log).claims.results is None
+    assert end(back).claims.final_scores == end(log).claims.final_scores
+    assert end(back).claims.results is None
+    assert error_findings(back) == error_findings(log)
+    again = round_trip(back, "mjai")
+    assert end(again).claims.final_scores == end(log).claims.final_scores
