@@ -162,6 +162,8 @@ class _Writer:
             self.take(ev.seat, _without(m.tiles, m.called))
         else:
             self.take(ev.seat, list(m.tiles))
+            if kind is MeldKind.KITA:
+                self.last_tile = m.tiles[0]  # a ron next robs it
         line: dict[str, Any] = {"type": kind.value, "actor": ev.seat}
         if kind in (MeldKind.CHI, MeldKind.PON, MeldKind.DAIMINKAN):
             if m.called is None or m.from_seat is None:

@@ -354,3 +354,36 @@ def test_final_scores_without_results_survive_tenhou_json(name: str) -> None:
     assert error_findings(back) == error_findings(log)
     again = round_trip(back, "mjai")
     assert end(again).claims.final_scores == end(log).claims.final_scores
+
+
+def test_a_ron_on_a_kita_names_the_north_as_the_winning_tile_in_mjai() -> None:
+    """A win robbing a kita, written as mjai from a log without the winning hand
+    (Tenhou JSON): the writer rebuilds the hand for a ``sangenpai`` from the last
+    tile played, and a kita was not one, so the ``hora`` named the tile drawn before
+    it (9m) as the winning tile and put it in the winner's hand."""
+    from mjaudit.events import DeclareMeld, DrawTile, RulesHint
+    from mjaudit.melds import Meld, MeldKind
+    from mjaudit.tiles import tiles
+
+    pos = SourcePos("k.json", 1, "x", "round")
+    start = GameStart(
+        pos, "k", tuple(PlayerInfo(n) for n in "ABC"), RulesHint("tenhou-json", players=3)
+    )
+    hands = (tiles("1199m19p19s12345z"), tiles("234p678p555z22s44z"), tiles("1199p1199s13z567z"))
+    events = (
+        start,
+        RoundStart(pos, 0, 0, 0, 0, (35000,) * 3, tiles("1p")[0], hands),
+        DrawTile(pos, 0, tiles("9m")[0]),
+        DeclareMeld(pos, 0, Meld(MeldKind.KITA, tiles("4z"))),
+        Win(
+            pos,
+            1,
+            0,
+            WinClaims(han=1, fu=40, points=1300, yaku=((Yaku.HAKU, 1),), deltas=(-1300, 1300, 0)),
+        ),
+    )
+    log = GameLog("k.json", "tenhou-json", events)
+    back = round_trip(log, "mjai")
+    win = next(e for e in back.events if isinstance(e, Win))
+    assert win.claims.win_tile == tiles("4z")[0]
+    assert win.claims.yaku == ((Yaku.HAKU, 1),)
