@@ -77,6 +77,7 @@ from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
 from parsers.json_text import BadJson, json_reader, load_json, short
 from parsers.mjai_names import DRAGONS, WIND_YAKU, YAKU_NAMES, YAKUMAN_FAN, MjaiFail, tile_of
+from parsers.tenhou_json_names import with_mahjongsoul
 
 __all__ = ["parse_mjai"]
 
@@ -204,6 +205,10 @@ class _Reader:
                 + (", game length from kyoku_first" if type(first) is int else "")
             ),
         )
+        if isinstance(info.get("mahjongsoul"), dict):
+            # A Mahjong Soul game as mjaudit converts one (mjai_writer): its room and
+            # stated rules, read as Tenhou JSON's rule.mahjongsoul is.
+            hint = with_mahjongsoul(hint, info["mahjongsoul"])
         seed = info.get("seed")
         game_id = self.path.rsplit("/", 1)[-1]
         for suffix in (".gz", ".bz2", ".jsonl", ".json", ".mjson"):

@@ -47,6 +47,7 @@ from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
 from parsers.mjai_names import DRAGONS, WIND_YAKU, YAKU_NAMES, YAKUMAN_FAN
+from parsers.tenhou_json_names import mahjongsoul_keys
 
 __all__ = ["mjai_tile", "write_mjai"]
 
@@ -120,6 +121,11 @@ class _Writer:
             line["aka_flag"] = hint.aka
         if hint.hanchan is not None:
             line["kyoku_first"] = 0 if hint.hanchan else 4
+        if hint.platform == "mahjongsoul":
+            # mjaudit's own key, as in Tenhou JSON's rule.mahjongsoul: the room, its
+            # length (one hand, one round) and its stated rules, which mjai cannot say,
+            # so that the game is audited under its record's rules.
+            line["mahjongsoul"] = mahjongsoul_keys(hint)
         self.lines.append(line)
 
     def round_start(self, ev: RoundStart) -> None:

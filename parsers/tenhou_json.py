@@ -37,7 +37,7 @@ from mjaudit.events import (
 )
 from mjaudit.tiles import Tile
 from parsers.json_text import BadJson, json_reader, short
-from parsers.tenhou_json_names import mahjongsoul_hint, mahjongsoul_room
+from parsers.tenhou_json_names import mahjongsoul_hint, mahjongsoul_room, with_mahjongsoul
 from parsers.tenhou_json_result import AkaFlags, JsonFail, parse_result, tiles_of
 from parsers.tenhou_json_round import (
     RESULT,
@@ -201,40 +201,6 @@ def _player_infos(obj: dict[str, Any], players: int) -> tuple[PlayerInfo, ...]:
     return tuple(infos)
 
 
-def _mahjongsoul_hint(hint: RulesHint, raw: dict[str, Any]) -> RulesHint:
-    """The hint with what ``rule.mahjongsoul`` adds: mjaudit's own converted Mahjong
-    Soul records keep there the room kind, length and stated rules of the record."""
-
-    def text(key: str) -> str | None:
-        value = raw.get(key)
-        return value if isinstance(value, str) and value else None
-
-    def flag(key: str, default: bool | None) -> bool | None:
-        value = raw.get(key)
-        return value if isinstance(value, bool) else default
-
-    def pairs(key: str) -> tuple[tuple[str, str], ...]:
-        value = raw.get(key)
-        if not isinstance(value, dict):
-            return ()
-        return tuple(sorted((str(k), str(v)) for k, v in value.items() if isinstance(v, str | int)))
-
-    extras = dict(hint.extras)
-    extras.update(pairs("extras"))
-    return replace(
-        hint,
-        platform="mahjongsoul",
-        category=text("category") or hint.category,
-        room=text("room") or hint.room,
-        hanchan=flag("hanchan", hint.hanchan),
-        kuitan=flag("kuitan", hint.kuitan),
-        special_lobby=False,
-        description=text("description") or hint.description,
-        extras=tuple(sorted(extras.items())),
-        stated_rules=pairs("detail_rule") or hint.stated_rules,
-    )
-
-
 def _whole_game(obj: dict[str, Any]) -> bool:
     """A document in the server converter's shape, which always ends with ``sc``.
 
@@ -262,7 +228,7 @@ class _Game:
         self.players = _players(head, rule)
         self.hint = rules_hint_from_disp(str(rule.get("disp", "")), aka_on, self.players)
         if isinstance(rule.get("mahjongsoul"), dict):
-            self.hint = _mahjongsoul_hint(self.hint, rule["mahjongsoul"])
+            self.hint = with_mahjongsoul(self.hint, rule["mahjongsoul"])
         lobby = head.get("lobby")
         if isinstance(lobby, int | str) and not isinstance(lobby, bool) and str(lobby) != "":
             # The server converter's lobby number (0 = the ranked lobbies), which the

@@ -21,7 +21,8 @@ Names only: what a name means for the rules is the analyzer's business.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from mjaudit.events import DrawReason, Limit, RulesHint
 from mjaudit.yaku import Yaku
@@ -35,7 +36,9 @@ __all__ = [
     "SEAT_WIND_NAMES",
     "MsRoom",
     "mahjongsoul_hint",
+    "mahjongsoul_keys",
     "mahjongsoul_room",
+    "with_mahjongsoul",
 ]
 
 # Mahjong Soul's fan table (fan ids 1..50 of the 4- and 3-player rules), Japanese
@@ -251,4 +254,55 @@ def mahjongsoul_hint(disp: str, aka: bool | None, players: int) -> RulesHint | N
         extras=(("disp", disp),),
         platform="mahjongsoul",
         category=found.category,
+    )
+
+
+def mahjongsoul_keys(hint: RulesHint) -> dict[str, Any]:
+    """What a Mahjong Soul game's hint holds beyond a Tenhou ``rule.disp`` (the kind of
+    room, the room, the length, open tanyao, the description, the mode and room ids,
+    the stated rules), as mjaudit writes it in a converted game: Tenhou JSON's
+    ``rule.mahjongsoul``, mjai's ``start_game.mahjongsoul``. Read back by
+    :func:`with_mahjongsoul`, so the converted game is audited under its record's rules."""
+    return {
+        "category": hint.category,
+        "room": hint.room,
+        "hanchan": hint.hanchan,
+        "kuitan": hint.kuitan,
+        "description": hint.description,
+        "extras": {k: v for k, v in hint.extras if k not in ("disp", "lobby")},
+        "detail_rule": dict(hint.stated_rules),
+    }
+
+
+def with_mahjongsoul(hint: RulesHint, raw: dict[str, Any]) -> RulesHint:
+    """``hint`` with what a converted game's Mahjong Soul keys add (mahjongsoul_keys);
+    a value of the wrong type is left out."""
+
+    def text(key: str) -> str | None:
+        value = raw.get(key)
+        return value if isinstance(value, str) and value else None
+
+    def flag(key: str, default: bool | None) -> bool | None:
+        value = raw.get(key)
+        return value if isinstance(value, bool) else default
+
+    def pairs(key: str) -> tuple[tuple[str, str], ...]:
+        value = raw.get(key)
+        if not isinstance(value, dict):
+            return ()
+        return tuple(sorted((str(k), str(v)) for k, v in value.items() if isinstance(v, str | int)))
+
+    extras = dict(hint.extras)
+    extras.update(pairs("extras"))
+    return replace(
+        hint,
+        platform="mahjongsoul",
+        category=text("category") or hint.category,
+        room=text("room") or hint.room,
+        hanchan=flag("hanchan", hint.hanchan),
+        kuitan=flag("kuitan", hint.kuitan),
+        special_lobby=False,
+        description=text("description") or hint.description,
+        extras=tuple(sorted(extras.items())),
+        stated_rules=pairs("detail_rule") or hint.stated_rules,
     )

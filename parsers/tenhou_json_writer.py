@@ -51,6 +51,7 @@ from mjaudit.melds import MeldKind
 from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
 from parsers.tenhou_json import DAN_TEXTS
+from parsers.tenhou_json_names import mahjongsoul_keys
 from parsers.tenhou_json_result import DRAW_NAMES, LIMIT_NAMES, YAKU_NAMES
 
 __all__ = ["json_tile", "write_tenhou_json"]
@@ -374,15 +375,7 @@ class _Writer:
         if hint.platform == "mahjongsoul":
             # What rule.disp cannot say (the mode, a friendly room's stated rules), so
             # that the converted game is audited under the same rules as its record.
-            rule["mahjongsoul"] = {
-                "category": hint.category,
-                "room": hint.room,
-                "hanchan": hint.hanchan,
-                "kuitan": hint.kuitan,
-                "description": hint.description,
-                "extras": {k: v for k, v in hint.extras if k not in ("disp", "lobby")},
-                "detail_rule": dict(hint.stated_rules),
-            }
+            rule["mahjongsoul"] = mahjongsoul_keys(hint)
         self.doc["rule"] = rule
         lobby = dict(hint.extras).get("lobby", "")
         if lobby.isdigit():

@@ -5,9 +5,10 @@ Every raw record of the corpus (../shared/corpus/mahjongsoul/raw-gdr and raw-rec
 rooms) is written as mjai and as Tenhou JSON and read back. The two parses give
 the same events (``tests.test_twins.differences``) and the audit gives the same
 verdicts: the same finding codes, per hand, as often. The rules are given
-(``mahjongsoul`` or ``mahjongsoul-sanma``), since mjai holds no rules; the Tenhou
-JSON keeps the room, its length and its stated rules in ``rule.mahjongsoul``, so
-it also audits like the record under ``--rules auto``, warnings included.
+(``mahjongsoul`` or ``mahjongsoul-sanma``); the Tenhou JSON keeps the room, its
+length and its stated rules in ``rule.mahjongsoul`` and mjai in
+``start_game.mahjongsoul``, so they also audit like the record under ``--rules
+auto``, warnings included.
 
 What a target cannot hold is left out of the record before its audit is compared:
 mjai has no result points (``end_game`` has the final scores only).
@@ -109,6 +110,22 @@ def test_tenhou_json_audits_like_the_record_under_auto() -> None:
         assert a.rules == b.rules, path.name
         assert [(f.code, f.round, f.seat, f.message) for f in a.findings] == [
             (f.code, f.round, f.seat, f.message) for f in b.findings
+        ], path.name
+
+
+@pytest.mark.corpus
+def test_mjai_audits_like_the_record_under_auto() -> None:
+    """mjai keeps the room, its length and its stated rules in mjaudit's own
+    ``start_game.mahjongsoul``: under ``--rules auto`` the same preset and stated rules,
+    and the same findings but those on the result points mjai does not hold (a
+    one-round room's game was held to the East round before)."""
+    for path in raw_files():
+        log, back = _source(path), _converted(path, "mjai")
+        a = audit_log(held_by(log, "mjai"), resolve_rules(log, "auto"))
+        b = audit_log(back, resolve_rules(back, "auto"))
+        assert a.rules == b.rules, path.name
+        assert [(f.code, f.round, f.seat) for f in a.findings] == [
+            (f.code, f.round, f.seat) for f in b.findings
         ], path.name
 
 
