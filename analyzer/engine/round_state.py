@@ -722,7 +722,8 @@ class RoundState:
                 pos,
                 seat,
             )
-        elif meld.kind is MeldKind.CHI and from_seat != (seat - 1) % 4:
+        elif meld.kind is MeldKind.CHI and from_seat != (seat - 1) % self.players:
+            # The seat before in turn order (three players: seat 2 before seat 0).
             self.finding(
                 "illegal-call",
                 f"seat {seat} calls chi on seat {from_seat}'s discard; chi is only allowed "
