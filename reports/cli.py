@@ -580,6 +580,9 @@ def _check_situation(ctx: WinContext, melds: Sequence[Meld], rules: Ruleset) -> 
         raise ValueError("--seat-wind N: a three-player game has no North seat")
     if kitas and ctx.players == 4:
         raise ValueError("--meld kita: a North is set aside in three-player games only")
+    if not rules.chi_allowed and any(m.kind is MeldKind.CHI for m in melds):
+        # No three-player preset has chi (docs/rules.md, chi_allowed).
+        raise ValueError(f"--meld chi: the rules {rules.name} have no chi")
     called = [m for m in melds if m.kind is not MeldKind.KITA]
     first = (("--tenhou", ctx.tenhou), ("--chiihou", ctx.chiihou), ("--renhou", ctx.renhou))
     for flag, given in first:

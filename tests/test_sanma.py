@@ -4,10 +4,14 @@ case may hold with three players and with four."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+import pytest
 
 from analyzer.checks.audit import audit_log
 from mjaudit.rules import override, preset
 from parsers import load_bytes
+from reports.cli import main
 
 # Seat 0 holds 4p 5p for a chi of 3p; the others hold nothing it needs.
 _HANDS = [
@@ -71,3 +75,28 @@ def test_a_chi_off_the_seat_after_is_illegal_with_three_players() -> None:
         "E1-0: seat 0 calls chi on seat 1's discard; chi is only allowed from the player "
         "on the left"
     ]
+
+
+_CHI_HAND = ["234p567p22678s", "--meld", "chi:345s", "--win", "8s", "--ron"]
+
+
+@pytest.mark.parametrize("rules", ["tenhou-sanma", "mahjongsoul-sanma", "worldatplay-sanma"])
+def test_score_refuses_a_chi_the_rules_do_not_have(
+    rules: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No three-player preset has chi (docs/rules.md `chi_allowed`): such a hand was
+    scored (tanyao, 1000) as if the table could have made it."""
+    assert main(["score", *_CHI_HAND, "--rules", rules]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"mjaudit: --meld chi: the rules {rules} have no chi"
+    )
+
+
+def test_score_takes_a_chi_where_the_rules_have_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    club = tmp_path / "club.toml"
+    club.write_text('base = "tenhou-sanma"\nchi_allowed = true\n', encoding="utf-8")
+    assert main(["score", *_CHI_HAND, "--rules", str(club), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == 1000
+    assert main(["score", *_CHI_HAND, "--format", "json"]) == 0  # four players
