@@ -26,7 +26,8 @@ def check_tile_set(
     ``concealed`` holds the winning tile; the tiles of the melds and the indicators
     shown are counted too. A set has four tiles of each kind, one of each five red
     when the rules play with red fives (none otherwise), and in three-player games
-    no 2m..8m; a hand has 14 tiles, a kan counting as three, and at most four kans.
+    no 2m..8m (with four, no kita); a hand has 14 tiles, a kan counting as three, and
+    at most four kans.
     """
     melds = tuple(melds)
     every = (*concealed, *[t for m in melds for t in m.tiles], *indicators)
@@ -47,6 +48,8 @@ def check_tile_set(
                 raise ValueError(f"a red 0{suit}, but these rules play without red fives")
             if n > 1:
                 raise ValueError(f"{n} red fives 0{suit}: there is one")
+    if players == 4 and any(m.kind is MeldKind.KITA for m in melds):
+        raise ValueError("kita: a North is set aside in three-player games only")
     if players == 3 and any(1 <= k <= 7 for k in kinds):
         odd = next(t for t in every if 1 <= t.kind <= 7)
         raise ValueError(f"{odd} in a three-player game, which has no 2m..8m")

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from analyzer.checks.audit import audit_log
+from analyzer.checks.case_scoring import CaseError, score_case
 from mjaudit.rules import override, preset
 from parsers import load_bytes
 from reports.cli import main
@@ -100,3 +102,44 @@ def test_score_takes_a_chi_where_the_rules_have_it(
     assert main(["score", *_CHI_HAND, "--rules", str(club), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["total"] == 1000
     assert main(["score", *_CHI_HAND, "--format", "json"]) == 0  # four players
+
+
+def _kita_case(players: int) -> dict[str, Any]:
+    return {
+        "id": "kita",
+        "rules": {"players": players},
+        "hand": {
+            "concealed": "11m234p567p234678s",
+            "win_tile": "8s",
+            "melds": [{"kind": "kita", "tiles": "4z"}],
+        },
+        "situation": {
+            "seat": 1, "from_seat": 2, "dealer": 0, "tsumo": False,
+            "seat_wind": "S", "round_wind": "E", "riichi": False, "double_riichi": False,
+            "ippatsu": False, "rinshan": False, "chankan": False, "haitei": False,
+            "houtei": False, "tenhou": False, "chiihou": False, "renhou": False,
+            "dora_indicators": ["3z"], "ura_indicators": [], "kita": 1, "honba": 0,
+            "riichi_sticks": 0,
+        },
+    }  # fmt: skip
+
+
+def _kita_of(case: dict[str, Any]) -> object:
+    result: Any = score_case(case)["result"]
+    return result["kita"]
+
+
+def test_a_four_player_case_with_kita_is_a_bad_case() -> None:
+    """A North is set aside with three players only (`score --meld kita` refuses it
+    with four): a four-player case with a kita was scored with its han (and the
+    North made dora by a West indicator), here 3 han where the hand has 1."""
+    assert _kita_of(_kita_case(3)) == 1
+    case = _kita_case(4)
+    with pytest.raises(CaseError, match="kita: a North is set aside in three-player games only"):
+        score_case(case)
+    # The count alone, with no kita meld, is refused the same way.
+    case["hand"]["melds"] = []
+    with pytest.raises(CaseError, match="kita: a North is set aside in three-player games only"):
+        score_case(case)
+    case["situation"]["kita"] = 0
+    assert _kita_of(case) == 0

@@ -367,6 +367,8 @@ def read_case(doc: JsonValue) -> ScoredCase:
         ura = _indicators(ura_value, f"{w}ura_indicators")
     dora = _indicators(_field(s, "dora_indicators", list, w), f"{w}dora_indicators")
     kita = _int(s, "kita", w, 0, 4) if "kita" in s else 0
+    if kita and rules.players == 4:
+        raise CaseError(f"{w}kita: a North is set aside in three-player games only")
     # Positional: the fields in WinContext's order (mjaudit/hands.py), the quicker call.
     ctx = WinContext(
         tsumo, riichi, double, ippatsu, rinshan, chankan, haitei, houtei, tenhou, chiihou,
