@@ -632,13 +632,13 @@ class _Reader:
     def unnamed_draw(self, deltas: tuple[int, ...] | None) -> DrawReason:
         """The kind of a draw written without a reason (libriichi, convlog: §2.9), read
         off the hand's own events: the live wall drawn to its end (nagashi mangan where
-        a pond is all terminals and honours, none called), four riichi, four kans by
-        more than one player, the same wind as the first four discards with no call,
-        a draw declared on one's own turn (nine terminals), and a stop on a discard
-        that pays nothing (three rons: convlog keeps Tenhou's triple-ron draw without
-        its name, §5.1; the audit checks that three players can win on the tile).
-        Anything else is taken as exhaustive, and the audit then names the tiles left
-        in the live wall."""
+        a pond is all terminals and honours, none called), every seat in riichi (three
+        with three players), four kans by more than one player, the same wind as the
+        first four discards with no call, a draw declared on one's own turn (nine
+        terminals), and a stop on a discard that pays nothing (three rons: convlog keeps
+        Tenhou's triple-ron draw without its name, §5.1; the audit checks that three
+        players can win on the tile). Anything else is taken as exhaustive, and the
+        audit then names the tiles left in the live wall."""
         hand: list[Event] = []
         for ev in reversed(self.events):
             if isinstance(ev, RoundStart):
@@ -659,7 +659,7 @@ class _Reader:
             if any(ok and s not in called for s, ok in enumerate(nagashi)):
                 return DrawReason.NAGASHI_MANGAN
             return DrawReason.EXHAUSTIVE
-        if len(self.riichi) == 4:
+        if len(self.riichi) == self.players:  # three players: all three (round_state)
             return DrawReason.SUUCHA_RIICHI
         kans = [sum(1 for m in melds if m.is_kan) for melds in self.melds]
         if sum(kans) == 4 and sum(1 for k in kans if k) > 1:

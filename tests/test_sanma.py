@@ -11,6 +11,7 @@ import pytest
 
 from analyzer.checks.audit import audit_log
 from analyzer.checks.case_scoring import CaseError, score_case
+from mjaudit.events import DrawReason, RoundDraw
 from mjaudit.rules import override, preset
 from parsers import load_bytes
 from reports.cli import main
@@ -143,3 +144,35 @@ def test_a_four_player_case_with_kita_is_a_bad_case() -> None:
         score_case(case)
     case["situation"]["kita"] = 0
     assert _kita_of(case) == 0
+
+
+def test_an_unnamed_draw_after_every_seat_declared_riichi_is_the_all_riichi_draw() -> None:
+    """libriichi and convlog leave a draw unnamed, and the reader infers it (docs/
+    formats.md, "inferred"): with three players all three riichi are the all-riichi
+    draw the replay makes due (tenhou-sanma), not an exhaustive draw with 52 tiles left
+    (two draw-mismatch errors on a correct log)."""
+    hands = [
+        ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "1s", "1s", "2s", "3s"],
+        ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "E", "E", "S", "S"],
+        ["5s", "6s", "7s", "8s", "8s", "8s", "W", "W", "W", "N", "N", "C", "C"],
+    ]
+    events: list[dict[str, object]] = [
+        {"type": "start_game", "names": ["a", "b", "c"]},
+        {
+            "type": "start_kyoku", "bakaze": "E", "kyoku": 1, "honba": 0, "kyotaku": 0,
+            "oya": 0, "dora_marker": "9m", "scores": [35000] * 3, "tehais": hands,
+        },
+    ]  # fmt: skip
+    for seat, tile in ((0, "1m"), (1, "9m"), (2, "1m")):
+        events += [
+            {"type": "tsumo", "actor": seat, "pai": tile},
+            {"type": "reach", "actor": seat},
+            {"type": "dahai", "actor": seat, "pai": tile, "tsumogiri": True},
+            {"type": "reach_accepted", "actor": seat},
+        ]
+    events.append({"type": "ryukyoku", "deltas": [0, 0, 0]})
+    log = load_bytes("\n".join(json.dumps(e) for e in events).encode(), "r3.jsonl")
+    draw = next(e for e in log.events if isinstance(e, RoundDraw))
+    assert draw.reason is DrawReason.SUUCHA_RIICHI
+    result = audit_log(log, preset("tenhou-sanma"))
+    assert [f.message for f in result.findings if f.code == "draw-mismatch"] == []
