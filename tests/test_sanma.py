@@ -176,3 +176,57 @@ def test_an_unnamed_draw_after_every_seat_declared_riichi_is_the_all_riichi_draw
     assert draw.reason is DrawReason.SUUCHA_RIICHI
     result = audit_log(log, preset("tenhou-sanma"))
     assert [f.message for f in result.findings if f.code == "draw-mismatch"] == []
+
+
+def _riichi_then(*turn: dict[str, object]) -> list[str]:
+    """Seat 0 declares riichi (123p 456p 789p 23s NN, waiting on 1s 4s), then plays
+    ``turn`` on its next draw; the illegal-call findings of the hand."""
+    hands = [
+        ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "2s", "3s", "N", "N"],
+        ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "E", "E", "S", "S"],
+        ["5s", "6s", "7s", "8s", "8s", "8s", "W", "W", "W", "P", "P", "C", "C"],
+    ]
+    events: list[dict[str, object]] = [
+        {"type": "start_game", "names": ["a", "b", "c"]},
+        {
+            "type": "start_kyoku", "bakaze": "E", "kyoku": 1, "honba": 0, "kyotaku": 0,
+            "oya": 0, "dora_marker": "9m", "scores": [35000] * 3, "tehais": hands,
+        },
+        {"type": "tsumo", "actor": 0, "pai": "1m"},
+        {"type": "reach", "actor": 0},
+        {"type": "dahai", "actor": 0, "pai": "1m", "tsumogiri": True},
+        {"type": "reach_accepted", "actor": 0},
+        *_draw_discard(1, "9m"),
+        *_draw_discard(2, "1m"),
+        *turn,
+        *_draw_discard(1, "9m"),
+    ]  # fmt: skip
+    log = load_bytes("\n".join(json.dumps(e) for e in events).encode(), "rk.jsonl")
+    result = audit_log(log, preset("tenhou-sanma"))
+    return [f.message for f in result.findings if f.code in ("illegal-call", "illegal-riichi")]
+
+
+def test_a_seat_in_riichi_sets_aside_only_the_north_it_drew() -> None:
+    """A riichi hand may not change (rules-matrix §F; okuri-kan is forbidden): a North
+    taken from the hand while the tile drawn stays swaps a tile of the locked hand
+    (here the NN pair goes: the hand is no longer tenpai). Seed 004 says it outright:
+    "after riichi only a freshly drawn North can go". It went without a finding."""
+    assert _riichi_then(
+        {"type": "tsumo", "actor": 0, "pai": "9p"},
+        {"type": "kita", "actor": 0, "pai": "N"},
+        *_draw_discard(0, "9s"),
+    ) == [
+        "E1-0: seat 0 is in riichi and sets aside a North from its hand, not the 9p it "
+        "drew: a riichi hand may not change"
+    ]
+    # The North it drew may go, and so may the North its replacement draw brings.
+    assert (
+        _riichi_then(
+            {"type": "tsumo", "actor": 0, "pai": "N"},
+            {"type": "kita", "actor": 0, "pai": "N"},
+            {"type": "tsumo", "actor": 0, "pai": "N"},
+            {"type": "kita", "actor": 0, "pai": "N"},
+            *_draw_discard(0, "9s"),
+        )
+        == []
+    )

@@ -673,10 +673,21 @@ class RoundState:
 
     def check_riichi_meld(self, seat: int, meld: Meld, pos: SourcePos) -> None:
         """A seat in riichi calls nothing; it may declare a concealed kan of the tile it
-        drew that leaves its waits as they were, and (three players) a kita
-        (rules-matrix §F "Ankan after riichi": okuri-kan and a changed wait forbidden)."""
+        drew that leaves its waits as they were, and (three players) a kita of the North
+        it drew (rules-matrix §F "Ankan after riichi": okuri-kan and a changed wait
+        forbidden; seed 004: "after riichi only a freshly drawn North can go")."""
         kind = meld.kind
         if kind is MeldKind.KITA:
+            drawn = self.last_draw
+            if drawn is not None and drawn.seat == seat and drawn.tile.kind != meld.tiles[0].kind:
+                # A North from the hand while the drawn tile stays: the hand changes.
+                self.finding(
+                    "illegal-call",
+                    f"seat {seat} is in riichi and sets aside a North from its hand, not "
+                    f"the {drawn.tile} it drew: {RIICHI_LOCKED}",
+                    pos,
+                    seat,
+                )
             return
         if kind is not MeldKind.ANKAN:
             self.finding(
