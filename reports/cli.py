@@ -586,7 +586,9 @@ def _check_situation(ctx: WinContext, melds: Sequence[Meld], rules: Ruleset) -> 
     called = [m for m in melds if m.kind is not MeldKind.KITA]
     first = (("--tenhou", ctx.tenhou), ("--chiihou", ctx.chiihou), ("--renhou", ctx.renhou))
     for flag, given in first:
-        if given and called:
+        # A kita too: it breaks the first go-around (rules-matrix §D), and the winner's
+        # own came before its win.
+        if given and melds:
             raise ValueError(f"{flag} is a win on the first draw: the winner has no melds")
         if given and (ctx.riichi or ctx.double_riichi):
             raise ValueError(

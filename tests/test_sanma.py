@@ -230,3 +230,24 @@ def test_a_seat_in_riichi_sets_aside_only_the_north_it_drew() -> None:
         )
         == []
     )
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--tsumo", "--seat-wind", "E", "--tenhou"],
+         "--tenhou is a win on the first draw: the winner has no melds"),
+        (["--tsumo", "--chiihou"], "--chiihou is a win on the first draw: the winner has no melds"),
+        (["--ron", "--renhou"], "--renhou is a win on the first draw: the winner has no melds"),
+    ],
+)  # fmt: skip
+def test_score_refuses_a_first_draw_win_after_a_kita(
+    flags: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A North set aside before the win breaks the first go-around (rules-matrix §D:
+    "a kita also breaks it"; the replay gives no tenhou or chiihou after one): the
+    winner's own kita, shown by `--meld kita`, came before its win, which was then no
+    first draw. It was scored as a yakuman (tenhou 32000, chiihou 24000)."""
+    hand = ["11m234p567p234678s", "--win", "8s", "--players", "3", "--meld", "kita:4z"]
+    assert main(["score", *hand, *flags]) == 2
+    assert capsys.readouterr().err.strip() == f"mjaudit: {said}"
