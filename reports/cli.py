@@ -620,6 +620,10 @@ def _check_situation(ctx: WinContext, melds: Sequence[Meld], rules: Ruleset) -> 
          "--renhou is a non-dealer's ron before their first draw"),
         (ctx.ippatsu and not (ctx.riichi or ctx.double_riichi),
          "--ippatsu needs --riichi or --double-riichi"),
+        # A kan (ankan included) or a kita breaks ippatsu (rules-matrix §D).
+        (ctx.ippatsu and ctx.rinshan,
+         "--ippatsu with --rinshan: the winner's kan or kita before the replacement tile "
+         "ended its ippatsu"),
     )  # fmt: skip
     for bad, why in wrong:
         if bad:

@@ -251,3 +251,20 @@ def test_score_refuses_a_first_draw_win_after_a_kita(
     hand = ["11m234p567p234678s", "--win", "8s", "--players", "3", "--meld", "kita:4z"]
     assert main(["score", *hand, *flags]) == 2
     assert capsys.readouterr().err.strip() == f"mjaudit: {said}"
+
+
+def test_score_refuses_ippatsu_on_a_kitas_replacement_tile(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A kita breaks ippatsu (rules-matrix §D, Tenhou 3p; seed 004), the winner's own
+    too, as a concealed kan does: a win on the tile drawn for it has no ippatsu, and the
+    replay never gives one. It was scored (a haneman with ippatsu)."""
+    hand = ["11m234p567p234678s", "--win", "8s", "--tsumo", "--players", "3", "--riichi"]
+    kita = [*hand, "--rinshan", "--meld", "kita:4z"]
+    assert main(["score", *kita, "--ippatsu"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "mjaudit: --ippatsu with --rinshan: the winner's kan or kita before the "
+        "replacement tile ended its ippatsu"
+    )
+    assert main(["score", *kita]) == 0
+    assert main(["score", *hand, "--meld", "kita:4z", "--ippatsu"]) == 0  # kita before riichi
