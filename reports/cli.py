@@ -607,6 +607,9 @@ def _check_situation(ctx: WinContext, melds: Sequence[Meld], rules: Ruleset) -> 
         (ctx.rinshan and not ctx.tsumo, "--rinshan is a win on a kan's replacement tile: a tsumo"),
         (ctx.haitei and not ctx.tsumo,
          "--haitei is a tsumo on the wall's last tile (a ron on the last discard is --houtei)"),
+        # The scorer drops haitei on a rinshan win (Tenhou, rules-matrix §D).
+        (ctx.haitei and ctx.rinshan,
+         "--haitei with --rinshan: a win on a replacement tile is never haitei"),
         (ctx.houtei and ctx.tsumo,
          "--houtei is a ron on the last discard (a tsumo on the last tile is --haitei)"),
         (ctx.chankan and ctx.tsumo, "--chankan is a ron on a tile added to a kan"),

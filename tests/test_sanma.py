@@ -268,3 +268,16 @@ def test_score_refuses_ippatsu_on_a_kitas_replacement_tile(
     )
     assert main(["score", *kita]) == 0
     assert main(["score", *hand, "--meld", "kita:4z", "--ippatsu"]) == 0  # kita before riichi
+
+
+def test_score_refuses_haitei_on_a_replacement_tile(capsys: pytest.CaptureFixture[str]) -> None:
+    """A win on the tile drawn for a kita (or a kan) is rinshan, never haitei (rules-
+    matrix §D, "= T4" for Tenhou 3p): the scorer drops the flag, so the hand was scored
+    without the haitei asked for, and no word said so."""
+    hand = ["11m234p567p234678s", "--win", "8s", "--tsumo", "--players", "3"]
+    kita = [*hand, "--rinshan", "--meld", "kita:4z"]
+    assert main(["score", *kita, "--haitei"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "mjaudit: --haitei with --rinshan: a win on a replacement tile is never haitei"
+    )
+    assert main(["score", *hand, "--meld", "kita:4z", "--haitei"]) == 0
