@@ -4,10 +4,12 @@ case may hold with three players and with four."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from lxml import etree
 
 from analyzer.checks.audit import audit_log
 from analyzer.checks.case_scoring import CaseError, score_case
@@ -15,6 +17,7 @@ from mjaudit.events import DrawReason, RoundDraw
 from mjaudit.rules import override, preset
 from parsers import load_bytes
 from reports.cli import main
+from tests.conftest import tamper
 
 # Seat 0 holds 4p 5p for a chi of 3p; the others hold nothing it needs.
 _HANDS = [
@@ -281,3 +284,56 @@ def test_score_refuses_haitei_on_a_replacement_tile(capsys: pytest.CaptureFixtur
         "mjaudit: --haitei with --rinshan: a win on a replacement tile is never haitei"
     )
     assert main(["score", *hand, "--meld", "kita:4z", "--haitei"]) == 0
+
+
+_SANMA_XML = "2014091101gm-00b9-0000-5ca6b487.xml"
+Els = list[etree._Element]
+
+
+def _set_fourth(key: str, tag: str, n: int, value: int, at: int = 3) -> Callable[[Els], None]:
+    """An edit: the ``n``-th ``tag`` element with a ``key`` list gets ``value`` at ``at`` (the
+    empty fourth seat: ``ten`` index 3; ``sc`` index 6, its score before settlement)."""
+
+    def edit(children: Els) -> None:
+        el = [e for e in children if e.tag == tag and e.get(key)][n]
+        values = el.get(key, "").split(",")
+        values[at] = str(value)
+        el.set(key, ",".join(values))
+
+    return edit
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    ("edit", "said"),
+    [
+        pytest.param(
+            _set_fourth("ten", "INIT", 1, 10),
+            "E1-1: the hand's start shows the empty fourth seat of a three-player game "
+            "with 1000 points, not 0",
+            id="init-ten",
+        ),
+        pytest.param(
+            _set_fourth("ten", "REACH", 0, 10),
+            "E1-0: seat 0's riichi stick shows the empty fourth seat of a three-player "
+            "game with 1000 points, not 0",
+            id="reach-ten",
+        ),
+        pytest.param(
+            _set_fourth("sc", "AGARI", 1, 10, at=6),
+            "E1-2: the result before settlement shows the empty fourth seat of a "
+            "three-player game with 1000 points, not 0",
+            id="agari-sc",
+        ),
+    ],
+)
+def test_a_score_of_the_empty_fourth_seat_is_one_finding(
+    edit: Callable[[Els], None], said: str
+) -> None:
+    """A three-player mjlog states 0 for the fourth seat wherever it lists four scores
+    (tenhou-format.md §1.5 `ten="350,350,350,0"`, §1.10 "sanma: 4th pair 0,0"); its
+    deltas and its owari pair were judged, its scores were not: any number passed."""
+    result = tamper(_SANMA_XML, edit)
+    assert [(f.code, f.message) for f in result.findings if f.severity.value == "error"] == [
+        ("score-chain-mismatch", said)
+    ]

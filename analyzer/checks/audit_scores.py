@@ -165,6 +165,29 @@ def check_chain(
         if cause is not None and links is not None:
             links.append((found, cause))
 
+    def empty_seat(rnd: RoundReplay, scores: Sequence[int] | None, at: int, what: str) -> None:
+        """A three-player log states 0 for the empty fourth seat wherever it lists four
+        scores (tenhou-format.md §1.5 `ten="350,350,350,0"`, §1.10 "4th pair 0,0"), as
+        its deltas and final scores are judged to."""
+        nonlocal compared
+        if players == 4 or scores is None or len(scores) < 4:
+            return
+        compared += 1
+        if scores[3] != 0:
+            out.append(
+                error(
+                    rnd,
+                    path,
+                    "score-chain-mismatch",
+                    f"{what} shows the empty fourth seat of a three-player game with "
+                    f"{scores[3]} points, not 0",
+                    at,
+                    None,
+                    0,
+                    scores[3],
+                )
+            )
+
     def shown(
         rnd: RoundReplay,
         tracks: _Tracks,
@@ -197,6 +220,8 @@ def check_chain(
         start = rnd.start
         idx = rnd.first_event
         tracks = _Tracks(list(start.scores), None, players)
+        if start.scores_recorded:
+            empty_seat(rnd, start.scores, idx, "the hand's start")
         if (
             state is None
             and rnd is game.rounds[0]
@@ -308,6 +333,7 @@ def check_chain(
                     )
             if claimed is not None:
                 compared += players
+                empty_seat(rnd, claimed, i, f"seat {seat}'s riichi stick")
                 if not tracks.agrees(list(claimed)):
                     out.append(
                         error(
@@ -345,6 +371,7 @@ def check_chain(
                 # A double ron's second result starts where the first left off: a
                 # wrong first payment is the cause of a break here.
                 compared += players
+                empty_seat(rnd, claims.scores_before, i, "the result before settlement")
                 shown(rnd, tracks, "before", claims.scores_before, i, cause)
             cause = cause or causes.get(i)
             if claims.honba is not None and (claims.honba, claims.riichi_sticks) != (
@@ -383,6 +410,7 @@ def check_chain(
                         fix[s] += own[s] - deltas[s]
             if claims.scores_after is not None:
                 compared += players
+                empty_seat(rnd, claims.scores_after, i, "the result after settlement")
                 shown(rnd, tracks, "after", claims.scores_after, i, cause)
             if isinstance(ev, Win):
                 won = True
