@@ -1,5 +1,6 @@
-"""Three-player (sanma) corners: calls between three seats, and what a single hand or a
-case may hold with three players and with four."""
+"""Three-player (sanma) corners: a chi and a kita between three seats, the all-riichi
+draw, the empty fourth seat's scores, and what a single hand or a case may hold with
+three players and with four."""
 
 from __future__ import annotations
 
