@@ -217,6 +217,26 @@ def _first_hand(log: list[Any]) -> bool:
     return isinstance(head, list) and len(head) >= 2 and head[0] == 0 and head[1] == 0
 
 
+def _with_presences(events: list[Event], conns: list[tuple[int, int, bool]]) -> list[Event]:
+    """A kyoku's events with its ``connection`` entries, sorted, put in place: each
+    after ``step`` of the kyoku's actions (the first event, the deal, is not one; the
+    entries placed before it are not either), as mjlog tags are, and after the
+    entries of a smaller step. One pass over both lists: a long connection list
+    costs its length, not its length times the kyoku's."""
+    out = [events[0]]
+    at, seen = 0, 0
+    for ev in events[1:]:
+        while at < len(conns) and conns[at][0] <= seen:
+            _, seat, connected = conns[at]
+            out.append(Presence(out[-1].pos, seat, connected))
+            at += 1
+        out.append(ev)
+        seen += not isinstance(ev, Presence)
+    for _, seat, connected in conns[at:]:
+        out.append(Presence(out[-1].pos, seat, connected))
+    return out
+
+
 class _Game:
     def __init__(self, path: str, docs: list[_Doc]) -> None:
         self.path = path
@@ -275,15 +295,9 @@ class _Game:
                     events = self.kyoku(kyoku, unit, num, place)
                 except JsonFail as exc:
                     raise LogFormatError(self.path, place, str(exc)) from None
-                for conn_step, seat, connected in sorted(connections.get(k, [])):
-                    # ``step`` counts the kyoku's actions before it, as mjlog tags.
-                    at, seen = 1, 0
-                    while at < len(events) and (
-                        seen < conn_step or isinstance(events[at], Presence)
-                    ):
-                        seen += not isinstance(events[at], Presence)
-                        at += 1
-                    events.insert(at, Presence(events[at - 1].pos, seat, connected))
+                conns = connections.get(k)
+                if conns:
+                    events = _with_presences(events, sorted(conns))
                 self.events.extend(events)
         last = self.docs[-1]
         claims = self._end(last.obj)

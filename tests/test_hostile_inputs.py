@@ -1,0 +1,72 @@
+"""Inputs small on disk made to cost a reader or a report far more than their size.
+
+Each case is a log a few hundred kilobytes long whose cost used to grow with the
+square (or more) of one of its counts: a Tenhou JSON ``connection`` list, an mjlog
+element with a great many attributes, a game of many hands in its HTML page. Each
+test asserts the outcome, and bounds the time generously: it fails only where the
+cost has blown up (minutes), never on a slow machine.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from mjaudit.events import Presence, RoundStart
+from parsers import load, load_bytes
+from parsers.convert import convert_log
+from tests.conftest import SAMPLES
+
+CLEAN = SAMPLES / "clean_game.xml"
+# Far above what the fixed code takes (well under a second), far below what the
+# quadratic code took on these inputs (minutes).
+GENEROUS = 30.0
+
+
+def _clean_json() -> dict[str, Any]:
+    doc = json.loads(convert_log(load(str(CLEAN)), "tenhou-json"))
+    assert isinstance(doc, dict)
+    return doc
+
+
+# -- Tenhou JSON: the connection list --------------------------------------------------
+def test_a_long_connection_list_is_placed_in_one_pass() -> None:
+    # Each entry was placed by scanning the kyoku's events from its start, and each
+    # placed entry made the list longer: 60,000 entries (2.7 MB) took minutes.
+    doc = _clean_json()
+    count = 60_000
+    doc["connection"] = [{"what": 0, "log": 0, "who": 1, "step": 10**9}] * count
+    data = json.dumps(doc, separators=(",", ":")).encode()
+    start = time.monotonic()
+    log = load_bytes(data, "many.json")
+    elapsed = time.monotonic() - start
+    presences = [e for e in log.events if isinstance(e, Presence)]
+    assert len(presences) == count
+    assert elapsed < GENEROUS, f"{count} connection entries took {elapsed:.0f} s"
+
+
+def test_connection_entries_keep_their_places() -> None:
+    # Placed after ``step`` actions of the kyoku (after the presences already there),
+    # in the order of (step, seat, what), past the end when step is too large.
+    doc = _clean_json()
+    doc["connection"] = [
+        {"what": 1, "log": 0, "who": 2, "step": 3},
+        {"what": 0, "log": 0, "who": 1, "step": 3},
+        {"what": 0, "log": 0, "who": 3, "step": 0},
+        {"what": 0, "log": 0, "who": 0, "step": -5},
+        {"what": 0, "log": 0, "who": 1, "step": 10**6},
+    ]
+    log = load_bytes(json.dumps(doc).encode(), "few.json")
+    events = list(log.events)
+    first = next(i for i, e in enumerate(events) if isinstance(e, RoundStart))
+    second = next(i for i, e in enumerate(events) if i > first and isinstance(e, RoundStart))
+    kyoku = events[first:second]
+    marks = [(i, e.seat, e.connected) for i, e in enumerate(kyoku) if isinstance(e, Presence)]
+    # step -5 and 0: straight after the deal; step 3: after three actions.
+    assert marks[:2] == [(1, 0, False), (2, 3, False)]
+    assert marks[2:4] == [(6, 1, False), (7, 2, True)]
+    last = marks[4]
+    assert last[1:] == (1, False) and last[0] == len(kyoku) - 1
+    for i, seat, _ in marks:
+        assert kyoku[i].pos == kyoku[i - 1].pos, (i, seat)
