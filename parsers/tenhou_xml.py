@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain, count
+from itertools import chain, count, islice
 from typing import Any
 from urllib.parse import unquote
 
@@ -693,8 +693,16 @@ class _Reader:
 _CONTROLS = {c: f"\\x{c:02x}" for c in (*range(32), 127)}
 
 
+# Tenhou's elements have at most about fifteen attributes. lxml finds an attribute's
+# value by its name, so reading every attribute of an element costs the square of
+# their number: an element with more than this is refused before any is read.
+_MAX_ATTRIBUTES = 64
+
+
 def _describe(el: etree._Element) -> str:
-    attrs = " ".join(f'{k!s}="{v!s}"' for k, v in el.attrib.items())
+    # The first few attributes only: each value is a look-up by name (see above).
+    shown = [f'{k!s}="{el.get(k)!s}"' for k in islice(el.keys(), 8)]
+    attrs = " ".join(shown) + (" ..." if len(el.attrib) > len(shown) else "")
     text = f"<{el.tag}{' ' + attrs if attrs else ''}/>"
     text = text if len(text) <= 80 else text[:77] + "...>"
     return text.translate(_CONTROLS)
@@ -779,6 +787,8 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
             where = f"line {el.sourceline}"
             raise LogFormatError(path, where, "unexpected non-element node (entity reference?)")
         try:
+            if len(el.attrib) > _MAX_ATTRIBUTES:
+                raise _Fail(f"{len(el.attrib)} attributes (at most {_MAX_ATTRIBUTES})")
             spec = _TILE_LETTERS.get(tag[0])
             number = tag[1:]
             if spec is not None and number.isascii() and number.isdigit():

@@ -10,10 +10,14 @@ cost has blown up (minutes), never on a slow machine.
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
-from mjaudit.events import Presence, RoundStart
+import pytest
+
+from mjaudit.errors import LogFormatError
+from mjaudit.events import GameStart, Presence, RoundStart
 from parsers import load, load_bytes
 from parsers.convert import convert_log
 from tests.conftest import SAMPLES
@@ -70,3 +74,38 @@ def test_connection_entries_keep_their_places() -> None:
     assert last[1:] == (1, False) and last[0] == len(kyoku) - 1
     for i, seat, _ in marks:
         assert kyoku[i].pos == kyoku[i - 1].pos, (i, seat)
+
+
+# -- Tenhou XML: an element with a great many attributes -------------------------------
+def _with_attributes(tag: str, count: int) -> bytes:
+    text = CLEAN.read_text(encoding="utf-8")
+    many = " ".join(f'a{i}="1"' for i in range(count))
+    at = text.index(f"<{tag} ") if f"<{tag} " in text else text.index("<INIT ")
+    opened = f"<{tag} " if f"<{tag} " in text else f"<{tag} />"
+    if opened.endswith("/>"):  # a tag the sample does not have: one of its own
+        return (text[:at] + f"<{tag} {many}/>" + text[at:]).encode("utf-8")
+    return (text[:at] + f"<{tag} {many} " + text[at + len(opened) :]).encode("utf-8")
+
+
+@pytest.mark.parametrize("tag", ["GO", "AGARI", "FOO"])
+def test_an_element_with_a_great_many_attributes_is_refused_at_once(tag: str) -> None:
+    # lxml looks each attribute's value up by its name: reading all of an element's
+    # attributes (GO's, kept as the lobby's extras; any element's, for a message)
+    # cost the square of their number: 100,000 attributes (1.2 MB) took a minute.
+    data = _with_attributes(tag, 100_000)
+    start = time.monotonic()
+    with pytest.raises(LogFormatError) as info:
+        load_bytes(data, "attrs.xml")
+    elapsed = time.monotonic() - start
+    message = str(info.value)
+    assert "attrs.xml" in message and "\n" not in message and len(message) < 400
+    if tag != "FOO":
+        assert re.search(r": 1000\d\d attributes \(at most 64\)$", message), message
+    assert elapsed < GENEROUS, f"{tag} with 100,000 attributes took {elapsed:.0f} s"
+
+
+def test_a_real_elements_attributes_are_still_read() -> None:
+    log = load_bytes(_with_attributes("GO", 20), "some.xml")
+    start = log.events[0]
+    assert isinstance(start, GameStart)
+    assert ("a19", "1") in start.rules_hint.extras
