@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 from markupsafe import Markup
@@ -244,9 +246,15 @@ def name_seats(text: str, names: Sequence[str], players: int) -> str:
 
 
 def _finding_rows(
-    findings: Sequence[Finding], facts: GameFacts, steps: dict[int, tuple[int, int]]
+    findings: Sequence[Finding],
+    facts: GameFacts,
+    steps: dict[int, tuple[int, int]],
+    round_of: _RoundOf,
 ) -> tuple[FindingRow, ...]:
     rounds = facts.game.rounds
+    by_label: dict[str, int] = {}
+    for k, rnd in enumerate(rounds):
+        by_label.setdefault(rnd.label, k)
     out = []
     for f in findings:
         href, where = "#summary", "game"
@@ -254,11 +262,11 @@ def _finding_rows(
             r, k = steps[f.event]
             href, where = f"#r{r}s{k}", f"{rounds[r].label} step {k}"
         elif f.event is not None:
-            found = _round_of(rounds, f.event)
+            found = round_of(f.event)
             if found is not None:
                 href, where = f"#r{found}", rounds[found].label
         elif f.round is not None:
-            found = next((k for k, rnd in enumerate(rounds) if rnd.label == f.round), None)
+            found = by_label.get(f.round)
             if found is not None:
                 href, where = f"#r{found}", f.round
         message = name_seats(f.message, facts.names, facts.players)
@@ -271,6 +279,31 @@ def _round_of(rounds: Sequence[RoundReplay], event: int) -> int | None:
         if rnd.first_event <= event <= (rnd.last_event if rnd.last_event >= 0 else event):
             return k
     return None
+
+
+class _RoundOf:
+    """:func:`_round_of` for one game's rounds, by bisection where the rounds follow
+    one another (each ends before the next begins, as a replay records them): a game
+    of many hands and findings costs hands + findings, not hands times findings."""
+
+    def __init__(self, rounds: Sequence[RoundReplay]) -> None:
+        self.rounds = rounds
+        self.firsts = [rnd.first_event for rnd in rounds]
+        self.apart = all(
+            0 <= a.first_event <= a.last_event < b.first_event for a, b in pairwise(rounds)
+        )
+        self.known: dict[int, int | None] = {}
+
+    def __call__(self, event: int) -> int | None:
+        if not self.apart:
+            if event not in self.known:
+                self.known[event] = _round_of(self.rounds, event)
+            return self.known[event]
+        k = bisect_right(self.firsts, event) - 1
+        if k < 0:
+            return None
+        last = self.rounds[k].last_event
+        return k if event <= (last if last >= 0 else event) else None
 
 
 def _badges(facts: GameFacts) -> tuple[Badge, ...]:
@@ -615,13 +648,17 @@ def build_game_view(facts: GameFacts, index_href: str | None = None) -> GameView
     steps = _event_steps(facts)
     log = facts.log
     players = facts.players
-    findings = _finding_rows(facts.findings, facts, steps)
+    round_of = _RoundOf(facts.game.rounds)
+    findings = _finding_rows(facts.findings, facts, steps, round_of)
     errors_by_round: Counter[int] = Counter()
-    for f in facts.findings:
-        if f.severity is Severity.ERROR and f.event is not None:
-            r = _round_of(facts.game.rounds, f.event)
-            if r is not None:
-                errors_by_round[r] += 1
+    own_by_round: dict[int, list[tuple[Finding, FindingRow]]] = {}
+    for f, row in zip(facts.findings, findings, strict=True):
+        r = round_of(f.event) if f.event is not None else None
+        if r is None:
+            continue
+        own_by_round.setdefault(r, []).append((f, row))
+        if f.severity is Severity.ERROR:
+            errors_by_round[r] += 1
     rounds = []
     for k, rnd in enumerate(facts.game.rounds):
         rb = facts.boards[k] if k < len(facts.boards) else None
@@ -639,11 +676,7 @@ def build_game_view(facts: GameFacts, index_href: str | None = None) -> GameView
             if rb is not None
             else None
         )
-        own = tuple(
-            (f, row)
-            for f, row in zip(facts.findings, findings, strict=True)
-            if f.event is not None and _round_of(facts.game.rounds, f.event) == k
-        )
+        own = tuple(own_by_round.get(k, ()))
         # A finding about a step is a note on the board at that step (else at the deal);
         # so is each own turn of the seat the game is reviewed from.
         notes: list[list[object]] = sorted(
