@@ -108,13 +108,41 @@ _PLAIN = frozenset({int, str, bool, float, type(None)})
 
 
 def _norm(value: Any) -> Any:
-    """``value`` with every object key in snake_case (camelCase records)."""
-    if isinstance(value, dict):
-        return {_snake(k): v if type(v) in _PLAIN else _norm(v) for k, v in value.items()}
-    if isinstance(value, list):
+    """``value`` with every object key in snake_case (camelCase records).
+
+    A walk with a stack of its own, not a recursive one: a value may be nested as
+    deeply as the JSON reader takes, more than Python's stack has left by then."""
+    top = _shell(value)
+    todo = [(value, top)] if top is not value else []
+    while todo:
+        source, copy = todo.pop()
+        if isinstance(source, dict):
+            for k, v in source.items():
+                new = _shell(v)
+                copy[_snake(k)] = new
+                if new is not v:
+                    todo.append((v, new))
+        else:
+            for v in source:
+                new = _shell(v)
+                copy.append(new)
+                if new is not v:
+                    todo.append((v, new))
+    return top
+
+
+def _shell(value: Any) -> Any:
+    """An empty dict or list that :func:`_norm` fills in place of ``value``, or
+    ``value`` itself where there is no key to rename in it."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is dict:
+        return {}
+    if kind is list:
         if _PLAIN.issuperset(map(type, value)):
             return value  # tiles, scores, ids: nothing to rename
-        return [v if type(v) in _PLAIN else _norm(v) for v in value]
+        return []
     return value
 
 

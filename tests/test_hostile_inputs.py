@@ -24,6 +24,7 @@ from parsers.convert import convert_log
 from reports.views import build_game_view
 from reports.views_facts import collect_game
 from tests.conftest import SAMPLES
+from tests.ms_records import ms_doc
 
 CLEAN = SAMPLES / "clean_game.xml"
 # Far above what the fixed code takes (well under a second), far below what the
@@ -134,3 +135,27 @@ def test_the_page_of_a_game_of_many_hands_is_built_in_one_pass() -> None:
     assert sum(len(r.findings) for r in view.rounds) == len(located)
     assert any(not row.ok for row in view.rounds_table)
     assert elapsed < GENEROUS, f"the page of 1,600 hands took {elapsed:.0f} s"
+
+
+# -- Mahjong Soul: keys renamed at any depth the JSON reader takes ------------------------
+RAW_RECORD = "raw-records/220418-a0451071-1198-45ea-9a24-161d1004ab83.json"
+
+
+@pytest.mark.parametrize("depth", [500, 800, 900, 960])
+def test_a_deeply_nested_camel_case_record_is_read(depth: int) -> None:
+    # The keys of a camelCase record were renamed by a recursive walk, which ran out of
+    # Python's stack on a value the JSON reader had taken (900 levels): the file got
+    # "internal error while parsing: RecursionError".
+    doc = ms_doc(RAW_RECORD)
+    doc["meta"]["deepThing"] = "@LIST@"
+    doc["records"][0]["data"]["deepValue"] = "@OBJECT@"
+    text = json.dumps(doc)
+    text = text.replace('"@LIST@"', "[" * depth + "]" * depth)
+    text = text.replace('"@OBJECT@"', '{"innerKey":' * depth + "1" + "}" * depth)
+    data = text.encode()
+    try:
+        log = load_bytes(data, "deep.json")
+    except LogFormatError as exc:  # deeper than the JSON reader takes, from here
+        assert "nested too deeply" in str(exc) and depth > 800, exc
+        return
+    assert any(isinstance(e, RoundStart) for e in log.events)
