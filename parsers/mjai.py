@@ -96,6 +96,11 @@ _IGNORED = frozenset({"hello", "join", "none", "end_kyoku"})
 _CALLS = {"chi": MeldKind.CHI, "pon": MeldKind.PON, "daiminkan": MeldKind.DAIMINKAN}
 
 
+# One yaku's fan counts its yakuman in hundreds (a double yakuman is 200); no hand
+# has more than a few.
+_MAX_YAKUMAN = 8
+
+
 def _int(ev: dict[str, Any], key: str, default: int | None = None) -> int:
     value = ev.get(key, default)
     if type(value) is not int:
@@ -511,7 +516,15 @@ class _Reader:
             elif name in YAKU_NAMES:
                 y = YAKU_NAMES[name]
                 if fan >= YAKUMAN_FAN:
-                    yakuman.extend([y] * (fan // YAKUMAN_FAN))
+                    times = fan // YAKUMAN_FAN
+                    if times > _MAX_YAKUMAN:
+                        # Each one would be a yakuman in a list: a fan of 15 digits
+                        # is more than memory holds.
+                        raise MjaiFail(
+                            f"yaku {short(item)}: {times} yakuman, more yakuman than a "
+                            f"hand can have (at most {_MAX_YAKUMAN} in one yaku)"
+                        )
+                    yakuman.extend([y] * times)
                 else:
                     yaku.append((y, fan))
             else:

@@ -18,7 +18,8 @@ import pytest
 
 from analyzer.checks.audit import resolve_rules
 from mjaudit.errors import LogFormatError
-from mjaudit.events import GameStart, Presence, RoundStart
+from mjaudit.events import GameStart, Presence, RoundStart, Win
+from mjaudit.yaku import Yaku
 from parsers import load, load_bytes
 from parsers.convert import convert_log
 from reports.views import build_game_view
@@ -159,3 +160,30 @@ def test_a_deeply_nested_camel_case_record_is_read(depth: int) -> None:
         assert "nested too deeply" in str(exc) and depth > 800, exc
         return
     assert any(isinstance(e, RoundStart) for e in log.events)
+
+
+# -- mjai: a yaku's fan that stands for countless yakuman --------------------------------
+def _mjai_with_yakus(yakus: str) -> bytes:
+    lines = convert_log(load(str(CLEAN)), "mjai").decode("utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if '"hora"' in line)
+    hora = json.loads(lines[at])
+    hora["yakus"] = json.loads(yakus)
+    lines[at] = json.dumps(hora)
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+@pytest.mark.parametrize("fan", [100 * 1_000, 100 * 10**12])
+def test_a_yaku_claiming_countless_yakuman_is_refused(fan: int) -> None:
+    # gimite writes a yakuman as fan 100, and each 100 was one yakuman in a list: a
+    # 5 KB file with fan 1.3e9 made a list of 13 million (13 s, 1.5 GB, 31 MB of JSON
+    # output), and 15 digits ran out of memory.
+    data = _mjai_with_yakus(f'[["kokushimuso", {fan}]]')
+    with pytest.raises(LogFormatError, match=r"more yakuman than a hand can have"):
+        load_bytes(data, "many.jsonl")
+
+
+def test_a_double_yakuman_fan_is_still_read() -> None:
+    data = _mjai_with_yakus('[["kokushimuso", 200]]')
+    log = load_bytes(data, "double.jsonl")
+    wins = [e for e in log.events if isinstance(e, Win) and e.claims.yakuman]
+    assert len(wins) == 1 and wins[0].claims.yakuman == (Yaku.KOKUSHI, Yaku.KOKUSHI)
