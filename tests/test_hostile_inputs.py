@@ -9,18 +9,26 @@ cost has blown up (minutes), never on a slow machine.
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import tarfile
 import time
+from collections.abc import Sequence
+from concurrent.futures import Executor, Future
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from analyzer.checks.audit import resolve_rules
+from analyzer.runs import batch
+from analyzer.runs.batch import BatchOptions, BatchResult, _failed, audit_many, run_batches
 from mjaudit.errors import LogFormatError
 from mjaudit.events import GameStart, Presence, RoundStart, Win
 from mjaudit.yaku import Yaku
 from parsers import load, load_bytes
+from parsers.containers import Locator
 from parsers.convert import convert_log
 from reports.views import build_game_view
 from reports.views_facts import collect_game
@@ -187,3 +195,69 @@ def test_a_double_yakuman_fan_is_still_read() -> None:
     log = load_bytes(data, "double.jsonl")
     wins = [e for e in log.events if isinstance(e, Win) and e.claims.yakuman]
     assert len(wins) == 1 and wins[0].claims.yakuman == (Yaku.KOKUSHI, Yaku.KOKUSHI)
+
+
+# -- a tar of members each just under the size limit --------------------------------------
+class _Spaces(io.RawIOBase):
+    def __init__(self, size: int) -> None:
+        self.left = size
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        n = min(len(buffer), self.left)
+        buffer[:n] = b" " * n
+        self.left -= n
+        return n
+
+
+def test_tar_members_travel_in_batches_bounded_by_their_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Tar members are read by the driver and sent with their batch: 16 members of a
+    # batch, just under the 64 MiB limit each, were a GiB in memory at once (-j 2
+    # held eight batches: 4.7 GB for a 17 MB tar.gz, and under a 5 GB cap the good
+    # log after them was lost). A batch carries at most about one limit's worth.
+    member = 12 << 20
+    archive = tmp_path / "big.tar.gz"
+    with tarfile.open(archive, "w:gz", compresslevel=1) as tf:
+        for i in range(12):
+            info = tarfile.TarInfo(f"m{i:02}.xml")
+            info.size = member
+            tf.addfile(info, io.BufferedReader(_Spaces(member)))
+        tf.add(CLEAN, arcname="good.xml")
+    carried: list[int] = []
+    real = batch._in_process
+
+    def watched(b: Sequence[Locator], opts: BatchOptions) -> BatchResult:
+        carried.append(sum(len(loc.data or b"") for loc in b))
+        return real(b, opts)
+
+    monkeypatch.setattr(batch, "_in_process", watched)
+    outcomes = list(audit_many([str(archive)], BatchOptions(max_input_size=16 << 20)))
+    assert [o.status for o in outcomes].count("ok") == 1 and len(outcomes) == 13
+    assert max(carried) <= (16 << 20) + member, [c >> 20 for c in carried]
+
+
+def test_batches_in_flight_are_bounded_by_their_bytes() -> None:
+    # The pool's window counted batches only: eight in flight for -j 2 whatever they
+    # carried. Each batch here carries 40 MiB (one bytes object, shared).
+    data = b" " * (40 << 20)
+    batches = [[Locator("tar", "t.tar", f"m{i}.xml", f"k{i}", data=data)] for i in range(10)]
+    flights: list[int] = []
+    done: list[int] = []
+
+    class Recording(Executor):
+        def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+            b = args[0]
+            # What the run holds: the batches sent and not yet given back, this one too.
+            flights.append((len(flights) + 1 - len(done)) * len(data))
+            future: Future[Any] = Future()
+            future.set_result(BatchResult(tuple(_failed(loc, "error", "x") for loc in b)))
+            return future
+
+    for result in run_batches(batches, BatchOptions(), make_executor=Recording, window=8):
+        done.append(len(result.outcomes))
+    assert len(done) == 10
+    assert max(flights) <= 256 << 20, [x >> 20 for x in flights]

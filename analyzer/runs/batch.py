@@ -358,19 +358,31 @@ def _run_batches(
     pending: dict[int, tuple[Sequence[Locator], Future[BatchResult]]] = {}
     ready: dict[int, BatchResult] = {}
     source = enumerate(batches)
+    # The bytes of the batches sent and not yet given back are bounded as well as
+    # their number (one batch goes whatever it carries): tar members travel in them.
+    carried: dict[int, int] = {}
+    budget = 4 * opts.max_input_size
+    held: tuple[int, Sequence[Locator]] | None = None
     next_out = 0
     exhausted = False
     finished = False
     try:
         while True:
             while not exhausted and len(pending) + len(ready) < window:
-                item = next(source, None)
-                if item is None:
-                    exhausted = True
+                if held is None:
+                    held = next(source, None)
+                    if held is None:
+                        exhausted = True
+                        break
+                seq, b = held
+                size = _carried(b)
+                if carried and sum(carried.values()) + size > budget:
                     break
-                seq, b = item
+                held = None
+                carried[seq] = size
                 pending[seq] = (b, pool.executor.submit(audit_batch, b, opts))
             if next_out in ready:
+                carried.pop(next_out, None)
                 yield ready.pop(next_out)
                 next_out += 1
                 continue
@@ -487,9 +499,23 @@ def _batch_failed(loc: Locator, exc: BaseException) -> Outcome:
     return _failed(loc, "crashed", msg)
 
 
-def _chunks(items: Iterable[Locator], size: int) -> Iterator[list[Locator]]:
-    it = iter(items)
-    while chunk := list(islice(it, size)):
+def _carried(b: Sequence[Locator]) -> int:
+    """The bytes a batch carries: tar members and standard input, read by the driver."""
+    return sum(len(loc.data) for loc in b if loc.data is not None)
+
+
+def _chunks(items: Iterable[Locator], size: int, max_bytes: int) -> Iterator[list[Locator]]:
+    """Batches of ``size`` inputs, cut short where they carry ``max_bytes``: sixteen
+    tar members just under the size limit are not a GiB in one batch."""
+    chunk: list[Locator] = []
+    carried = 0
+    for loc in items:
+        chunk.append(loc)
+        carried += len(loc.data) if loc.data is not None else 0
+        if len(chunk) >= size or carried >= max_bytes:
+            yield chunk
+            chunk, carried = [], 0
+    if chunk:
         yield chunk
 
 
@@ -621,7 +647,9 @@ def audit_many(
         return True
 
     batches: Iterator[list[Locator]] = _chunks(
-        iter_locators(paths, opts.selection, want, opts.max_input_size, leave_out), batch_size
+        iter_locators(paths, opts.selection, want, opts.max_input_size, leave_out),
+        batch_size,
+        opts.max_input_size,
     )
     if jobs == 0:
         # Automatic: a pool of one worker per CPU, but only when there is more than
