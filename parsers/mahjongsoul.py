@@ -98,8 +98,19 @@ class _Fail(Exception):
     """A problem inside one record; the caller adds the file and the position."""
 
 
-@lru_cache(maxsize=4096)  # a record format has a few hundred keys; bounded all the same
 def _snake(key: str) -> str:
+    # A record's own keys are short and few, and cached; a long key (a hostile file's)
+    # is renamed each time, not kept in memory for the process's later inputs.
+    if len(key) > _CACHED_KEY:
+        return _CAMEL.sub(r"_\1", key).lower() if not key.islower() else key
+    return _snake_short(key)
+
+
+_CACHED_KEY = 64
+
+
+@lru_cache(maxsize=4096)  # a record format has a few hundred keys; bounded all the same
+def _snake_short(key: str) -> str:
     return _CAMEL.sub(r"_\1", key).lower() if not key.islower() else key
 
 

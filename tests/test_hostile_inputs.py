@@ -261,3 +261,19 @@ def test_batches_in_flight_are_bounded_by_their_bytes() -> None:
         done.append(len(result.outcomes))
     assert len(done) == 10
     assert max(flights) <= 256 << 20, [x >> 20 for x in flights]
+
+
+def test_long_keys_are_not_kept_after_their_record() -> None:
+    # The renamed keys were cached for the process (up to 4,096 of them, whatever
+    # their length): twelve records with a 10 MB key each kept 280 MB after them.
+    from parsers import mahjongsoul
+
+    cached: Any = getattr(mahjongsoul, "_snake_short", mahjongsoul._snake)
+    doc = ms_doc(RAW_RECORD)
+    load_bytes(json.dumps(doc).encode(), "plain.json")  # its keys are cached now
+    before = cached.cache_info().currsize
+    for n in range(3):
+        doc["meta"][f"someKey{n}" + "Ab" * 50_000] = 1
+    log = load_bytes(json.dumps(doc).encode(), "long-keys.json")
+    assert any(isinstance(e, RoundStart) for e in log.events)
+    assert cached.cache_info().currsize == before
