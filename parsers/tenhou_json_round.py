@@ -330,7 +330,11 @@ class _Search:
         while True:
             self.steps += 1
             if self.steps > _MAX_STEPS:
-                raise JsonFail(f"{self.label}: too many ways to order the calls")
+                raise JsonFail(
+                    f"{self.label}: the take and discard lists cannot be put in order within "
+                    f"{_MAX_STEPS:,} steps (a hand far longer than a wall, or too many ways "
+                    "to order its calls)"
+                )
             if phase == _DRAW:
                 i = ti[seat]
                 if i == nt[seat]:

@@ -277,3 +277,18 @@ def test_long_keys_are_not_kept_after_their_record() -> None:
     log = load_bytes(json.dumps(doc).encode(), "long-keys.json")
     assert any(isinstance(e, RoundStart) for e in log.events)
     assert cached.cache_info().currsize == before
+
+
+def test_a_hand_longer_than_any_wall_is_not_called_ambiguous() -> None:
+    # 45,000 draws and discards a seat and no call: the order search gave up with
+    # "too many ways to order the calls", of a hand that has none.
+    doc = _clean_json()
+    kyoku = doc["log"][0]
+    for seat in range(4):
+        kyoku[5 + 3 * seat] = [11] * 45_000 + kyoku[5 + 3 * seat]
+        kyoku[6 + 3 * seat] = [60] * 45_000 + kyoku[6 + 3 * seat]
+    doc["log"] = [kyoku]
+    with pytest.raises(LogFormatError) as info:
+        load_bytes(json.dumps(doc).encode(), "long-hand.json")
+    message = str(info.value)
+    assert "within 200,000 steps" in message and "far longer than a wall" in message, message
