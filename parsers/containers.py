@@ -414,6 +414,7 @@ def _zip_members(path: str, want: Want | None) -> Iterator[Locator]:
     where = os.path.abspath(path)
     try:
         with zipfile.ZipFile(path) as zf:
+            shared = _overlapping(zf.infolist())
             infos = [
                 (i, info)
                 for i, info in enumerate(zf.infolist())
@@ -442,7 +443,32 @@ def _zip_members(path: str, want: Want | None) -> Iterator[Locator]:
         key = f"{where}!{member}:{info.CRC:08x}:{info.file_size}"
         loc = Locator("zip", path, member, key, index=i)
         if want is None or want(loc):
-            yield _nested(loc) if _is_nested(info.filename) else loc
+            if i in shared:
+                yield replace(loc, error=f"{loc.name}: {_SHARED}")
+            else:
+                yield _nested(loc) if _is_nested(info.filename) else loc
+
+
+_SHARED = (
+    "not read: it shares its data with another member (the zip's entries overlap, "
+    "as a zip bomb's do)"
+)
+
+
+def _overlapping(infos: list[zipfile.ZipInfo]) -> set[int]:
+    """The directory indices of the entries whose data starts inside an earlier
+    entry's (one read): a zip bomb lists one compressed member thousands of times,
+    each read in full. A member's local header is at least 30 bytes before its data."""
+    order = sorted(range(len(infos)), key=lambda i: (infos[i].header_offset, i))
+    shared: set[int] = set()
+    reach = -1
+    for i in order:
+        info = infos[i]
+        if info.header_offset < reach:
+            shared.add(i)
+        else:
+            reach = info.header_offset + 30 + info.compress_size
+    return shared
 
 
 # An archive found inside an archive is named rather than passed over; it is not

@@ -14,6 +14,7 @@ import json
 import re
 import tarfile
 import time
+import zipfile
 from collections.abc import Sequence
 from concurrent.futures import Executor, Future
 from pathlib import Path
@@ -292,3 +293,48 @@ def test_a_hand_longer_than_any_wall_is_not_called_ambiguous() -> None:
         load_bytes(json.dumps(doc).encode(), "long-hand.json")
     message = str(info.value)
     assert "within 200,000 steps" in message and "far longer than a wall" in message, message
+
+
+# -- a zip whose directory points many members at the same data ---------------------------
+def _overlapping_zip(path: Path, copies: int) -> None:
+    """A zip of ``good.xml`` whose directory lists the one member ``copies`` times,
+    every entry pointing at the same compressed data, then a member of its own."""
+    plain = io.BytesIO()
+    with zipfile.ZipFile(plain, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("good.xml", CLEAN.read_bytes())
+    data = plain.getvalue()
+    end = data.rindex(b"PK\x05\x06")
+    directory_at = int.from_bytes(data[end + 16 : end + 20], "little")
+    local, entry = data[:directory_at], data[directory_at:end]
+    other = io.BytesIO()
+    with zipfile.ZipFile(other, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("other.xml", CLEAN.read_bytes())
+    odata = other.getvalue()
+    oend = odata.rindex(b"PK\x05\x06")
+    oat = int.from_bytes(odata[oend + 16 : oend + 20], "little")
+    olocal, oentry = odata[:oat], bytearray(odata[oat:oend])
+    oentry[42:46] = len(local).to_bytes(4, "little")  # its local header, after ours
+    directory = entry * copies + bytes(oentry)
+    count = copies + 1
+    tail = bytearray(data[end : end + 22])
+    tail[8:10] = tail[10:12] = count.to_bytes(2, "little")
+    tail[12:16] = len(directory).to_bytes(4, "little")
+    tail[16:20] = (len(local) + len(olocal)).to_bytes(4, "little")
+    path.write_bytes(local + olocal + directory + bytes(tail))
+
+
+def test_members_sharing_their_data_are_read_once(tmp_path: Path) -> None:
+    # A zip bomb's trick: thousands of directory entries, one compressed member. Each
+    # was read in full: a 14 KB zip of 100 entries over 8 KB of data took 170 s.
+    archive = tmp_path / "overlap.zip"
+    _overlapping_zip(archive, 5)
+    outcomes = list(audit_many([str(archive)], BatchOptions()))
+    by_name = {o.record.name.rsplit("!", 1)[1]: o for o in outcomes}
+    assert sorted(by_name) == [
+        "good.xml", "good.xml (2)", "good.xml (3)", "good.xml (4)", "good.xml (5)", "other.xml",
+    ]  # fmt: skip
+    assert by_name["good.xml"].status == "ok" and by_name["other.xml"].status == "ok"
+    for k in range(2, 6):
+        record = by_name[f"good.xml ({k})"].record
+        assert record.status == "error" and record.error is not None
+        assert "shares its data with another member" in record.error, record.error
