@@ -461,10 +461,10 @@ def _overlapping(infos: list[zipfile.ZipInfo]) -> set[int]:
     each read in full. A member's local header is at least 30 bytes before its data."""
     order = sorted(range(len(infos)), key=lambda i: (infos[i].header_offset, i))
     shared: set[int] = set()
-    reach = -1
+    reach: int | None = None  # (a damaged index may give an offset below 0)
     for i in order:
         info = infos[i]
-        if info.header_offset < reach:
+        if reach is not None and info.header_offset < reach:
             shared.add(i)
         else:
             reach = info.header_offset + 30 + info.compress_size
