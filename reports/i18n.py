@@ -126,6 +126,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "furiten": "フリテン",
         "game": "対局",
         "last step (End)": "最後の手順 (End)",
+        "liable (pao)": "責任払い (包)",
         "next step (→)": "次の手順 (→)",
         "no errors": "エラーなし",
         "none": "なし",

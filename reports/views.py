@@ -141,6 +141,8 @@ class WinView:
     compare: tuple[CompareRow, ...]
     error: str | None
     href: str
+    # The player liable for the hand (pao) the payments were settled with, or "".
+    liable: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,7 +424,11 @@ def _win_line(w: ScoredWin, dealer: int, facts: GameFacts) -> str:
     else:
         head = f"Ron: {winner} ← {_who(rec.from_seat, dealer, facts)}"
     value = f" {fu} fu {han} han" if han and fu and not claims.yakuman else ""
-    return f"{head} {points} ({', '.join(yaku or [])}){value}"
+    # The row shows the log's payments: the liable player the log names, else the
+    # one the audit found.
+    liable = claims.pao_seat if claims.pao_recorded and claims.pao_seat is not None else w.pao
+    pao = f" · pao: {_who(liable, dealer, facts)}" if liable is not None else ""
+    return f"{head} {points} ({', '.join(yaku or [])}){value}{pao}"
 
 
 def _deltas_of(rnd: RoundReplay, wins: Sequence[ScoredWin], players: int) -> list[int] | None:
@@ -595,6 +601,8 @@ def _win_view(
         yaku.append(("kita", str(result.kita)))
     raw = sum(p.fu for p in result.fu_parts)
     deltas = w.deltas or (0,) * 4
+    # The audit settled the hand with the liable player it found, else the log's.
+    liable = w.pao if w.pao is not None else rec.event.claims.pao_seat
     return WinView(
         heading=f"{_who(rec.seat, dealer, facts)} wins by {how}",
         hand=hand,
@@ -608,6 +616,7 @@ def _win_view(
         compare=_compare(w, players, facts.names, dealer),
         error=None,
         href=href,
+        liable=_who(liable, dealer, facts) if liable is not None else "",
     )
 
 

@@ -286,3 +286,30 @@ def test_name_seats_puts_names_beside_seats() -> None:
     assert name_seats("seat 3 plays in a 3-player game", names, 3) == (
         "seat 3 plays in a 3-player game"
     )
+
+
+# -- a liable player (pao) is named where the hand's payments are shown -------------
+@pytest.mark.parametrize(
+    ("name", "label", "liable"),
+    [
+        # Ron: the discarder and the liable player share; the liable one pays the honba.
+        ("2010060416gm-0061-0000-2d91fbe3.xml", "E2-1", "South jump-up"),
+        # Tsumo: the liable player pays it all.
+        ("dnovikoff-tenhou_pao.xml", "E2-1", "North くみっきー"),
+    ],
+)
+def test_a_pao_win_names_the_liable_player(name: str, label: str, liable: str) -> None:
+    from tests.conftest import corpus_file
+
+    _, view = _facts_and_view(corpus_file(name))
+    (k,) = [k for k, row in enumerate(view.rounds_table) if row.label == label]
+    (line,) = view.rounds_table[k].results
+    assert line.endswith(f"pao: {liable}"), line
+    (win,) = view.rounds[k].wins
+    assert win.liable == liable
+    html = render_game(view)
+    section = html[html.index(f'id="r{k}"') : html.index('class="board', html.index(f'id="r{k}"'))]
+    assert f"liable (pao)</td><td>{liable}" in section.replace("&#39;", "'")
+    # A win without pao names nobody.
+    others = [w for r in view.rounds for w in r.wins if w is not win]
+    assert others and all(w.liable == "" for w in others)
