@@ -237,7 +237,8 @@ def _table_cells(p: PlayerTotals, stats: tuple[Stat, ...]) -> tuple[Cell, ...]:
     for _, key in _COLUMNS:
         s = by_key[key]
         cells.append(Cell(s.value, s.count))
-    total = sum(g.result for g in p.seats if g.result is not None)
+    # Results have one decimal; their float sum can land a hair below zero ("-0.0").
+    total = round(sum(g.result for g in p.seats if g.result is not None), 1) + 0.0
     scored = sum(1 for g in p.seats if g.result is not None)
     cells.append(
         Cell(

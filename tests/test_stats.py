@@ -584,3 +584,16 @@ def test_the_results_of_hands_the_replay_cannot_follow_are_the_logs() -> None:
     assert [len(s.wins) for s in seats] == [wins[s] for s in range(4)]
     assert [s.deal_in_rounds for s in seats] == [fed[s] for s in range(4)]
     assert [s.riichi_rounds for s in seats] == [riichi[s] for s in range(4)]
+
+
+def test_points_that_add_up_to_zero_show_no_minus_sign() -> None:
+    # -0.1 - 0.2 + 0.3 is a hair below zero in floating point: no "-0.0".
+    rows = [
+        _row("Aoi", "g1.html", result=-0.1),
+        _row("Aoi", "g2.html", result=-0.2),
+        _row("Aoi", "g3.html", result=0.3),
+    ]
+    view = build_players_view(rows=rows)
+    ((name, _, cells),) = view.table
+    assert name == "Aoi"
+    assert (cells[-1].text, cells[-1].title) == ("+0.0", "3 games with results")
