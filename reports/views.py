@@ -488,11 +488,12 @@ def _draw_heading(rnd: RoundReplay, facts: GameFacts) -> str:
     if reason.abortive:
         return f"Abortive draw ({reason.value})"
     tenpai = ev.claims.tenpai
+    names = ", ".join(_who(s, dealer, facts) for s in tenpai or ()) or "nobody"
     if reason.value == "nagashi-mangan":
-        return "Draw: nagashi mangan"
+        # The hands shown below are the tenpai ones, not the nagashi pond's.
+        return f"Draw: nagashi mangan; tenpai {names}" if tenpai else "Draw: nagashi mangan"
     if tenpai is None:
         return "Draw"
-    names = ", ".join(_who(s, dealer, facts) for s in tenpai) or "nobody"
     return f"Draw: tenpai {names}"
 
 

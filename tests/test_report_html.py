@@ -313,3 +313,16 @@ def test_a_pao_win_names_the_liable_player(name: str, label: str, liable: str) -
     # A win without pao names nobody.
     others = [w for r in view.rounds for w in r.wins if w is not win]
     assert others and all(w.liable == "" for w in others)
+
+
+def test_a_nagashi_mangan_says_whose_tenpai_hands_it_shows() -> None:
+    from tests.conftest import corpus_file
+
+    # E1-0: South's pond is the nagashi mangan; East, West and North show tenpai hands.
+    _, view = _facts_and_view(corpus_file("2014051613gm-0041-0000-3366561a.xml"))
+    draw = view.rounds[0].draw
+    assert draw is not None
+    tenpai = "East いばらぎ, West nken311, North 煌弓イチイバル"
+    assert [who for who, _, _ in draw.hands] == tenpai.split(", ")
+    assert draw.heading == f"Draw: nagashi mangan; tenpai {tenpai}"
+    assert view.rounds_table[0].results == (draw.heading,)
