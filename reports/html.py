@@ -47,6 +47,7 @@ from parsers.containers import (
 from parsers.convert import replacing
 from reports.charts import SEAT_COLOURS, prepare_charts
 from reports.i18n import current, gettext, language
+from reports.safe_text import bidi_shown
 from reports.stats import SeatGame, lobby_names, seat_games, select_rows
 from reports.tiles_svg import sprite
 from reports.views import GameView, build_game_view
@@ -551,7 +552,8 @@ def _alone(make: Callable[[], Executor], task: _Task) -> GameRows:
 
 
 def _folded(name: str) -> str:
-    return unicodedata.normalize("NFKC", name)
+    # The pages show a name's bidirectional controls (reports.safe_text.bidi_shown).
+    return unicodedata.normalize("NFKC", bidi_shown(name))
 
 
 def resolve_player(player: str, seats: Sequence[SeatGame]) -> str:

@@ -13,6 +13,7 @@ import re
 
 __all__ = [
     "ESCAPE",
+    "bidi_shown",
     "escape_unencodable",
     "json_safe",
     "one_line",
@@ -23,6 +24,8 @@ __all__ = [
 ]
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# Unicode's bidirectional embeddings, overrides and isolates (and their ends).
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
 
 
 def shown(m: re.Match[str]) -> str:
@@ -31,6 +34,13 @@ def shown(m: re.Match[str]) -> str:
     if 0xDC80 <= c <= 0xDCFF:  # an undecodable byte of a file name
         return f"\\x{c - 0xDC00:02x}"
     return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def bidi_shown(text: str) -> str:
+    """``text`` with its bidirectional embedding, override and isolate controls shown
+    (``\\u202e``). In a page, a name's right-to-left override would show the rest of
+    its line reversed: the seats and points after the name in a result, say."""
+    return _BIDI.sub(shown, text)
 
 
 def one_line(text: str) -> str:

@@ -22,6 +22,7 @@ from mjaudit.events import GameLog, seat_name
 from mjaudit.findings import Finding
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile
+from reports.safe_text import bidi_shown
 from reports.views_board import BoardRecorder, RoundBoard, SeatState, tokens
 
 __all__ = ["GameFacts", "ScoredWin", "collect_game"]
@@ -103,7 +104,8 @@ class _TimelineStates:
 
 
 def _names(log: GameLog) -> tuple[str, ...]:
-    return tuple(seat_name(log.start.players, s) for s in range(4))
+    # Shown on every page: a name's bidirectional controls are shown, not obeyed.
+    return tuple(bidi_shown(seat_name(log.start.players, s)) for s in range(4))
 
 
 def collect_game(log: GameLog, rules: Ruleset, seat: int | None = None) -> GameFacts:

@@ -19,7 +19,7 @@ from mjaudit.events import PlayerInfo
 from mjaudit.melds import parse_meld
 from parsers import load
 from reports.cli import main
-from reports.html import render_game, render_game_file, write_report
+from reports.html import match_player, render_game, render_game_file, write_report
 from reports.tiles_svg import FACE_IDS, sprite
 from reports.views import GameView, build_game_view, name_seats, script_json
 from reports.views_board import meld_tokens, wind_of
@@ -326,3 +326,23 @@ def test_a_nagashi_mangan_says_whose_tenpai_hands_it_shows() -> None:
     assert [who for who, _, _ in draw.hands] == tenpai.split(", ")
     assert draw.heading == f"Draw: nagashi mangan; tenpai {tenpai}"
     assert view.rounds_table[0].results == (draw.heading,)
+
+
+def test_a_name_with_a_bidi_override_cannot_reverse_the_text_after_it(tmp_path: Path) -> None:
+    # U+202E (right-to-left override) in a name would show the rest of its line
+    # reversed: "Ron: North ‮Aoi ← East Ben 5200" as "0025 neB tsaE → ioA".
+    log = load(str(SAMPLES / "clean_game.xml"))
+    start = log.start
+    tricky = "Ao\u202ei\u2067x"
+    players = (PlayerInfo(tricky), *start.players[1:])
+    log = dataclasses.replace(
+        log, events=(dataclasses.replace(start, players=players), *log.events[1:])
+    )
+    facts = collect_game(log, resolve_rules(log, "auto"))
+    html = render_game(build_game_view(facts))
+    for control in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069":
+        assert control not in html
+    assert "Ao\\u202ei\\u2067x" in html  # shown, as other characters a page cannot hold
+    assert facts.names[0] == "Ao\\u202ei\\u2067x"
+    # --player over a folder finds the name as typed.
+    assert match_player(tricky, [facts.names[0], "Ben"], 1) == facts.names[0]
