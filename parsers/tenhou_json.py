@@ -407,7 +407,12 @@ class _Game:
             outs.append(parse_outs(out, aka, f"{label}: discards{s}"))
         try:
             wins, reason, draw_claims = parse_result(
-                kyoku[16], players, ((round_index // 4) % 4, dealer)
+                kyoku[16],
+                players,
+                ((round_index // 4) % 4, dealer),
+                # Tenhou's three-player 流局 without payment: all tenpai (see there).
+                # Mahjong Soul's converters write it for nobody tenpai too.
+                silent_draw_all_tenpai=players == 3 and self.hint.platform != "mahjongsoul",
             )
         except JsonFail as exc:
             raise JsonFail(f"{label}: result: {exc}") from None

@@ -359,7 +359,10 @@ def _win(
 
 
 def parse_result(
-    result: object, players: int, winds: tuple[int, int] | None = None
+    result: object,
+    players: int,
+    winds: tuple[int, int] | None = None,
+    silent_draw_all_tenpai: bool = False,
 ) -> tuple[list[WinEntry], DrawReason | None, DrawClaims | None]:
     """Entry 16 of a kyoku -> the winners, or the draw reason with its claims.
 
@@ -373,6 +376,12 @@ def parse_result(
     for nagashi mangan the JSON does not say who was tenpai (``None``).
     ``winds`` = (round wind 0..3, dealer seat) names the winds of Mahjong Soul's
     wind yaku (``役牌:場風牌``), which leave them out.
+    ``silent_draw_all_tenpai``: a ``流局`` with no payment (deltas left out or all
+    0) is every seat tenpai, not nobody. Tenhou's converters write 全員聴牌 only
+    where all four seats show a hand and 全員不聴 where none does (§2.3; mjlog2json's
+    TenpaiEverybody / TenpaiNobody), and leave out deltas that are all 0: in
+    three-player play, whose fourth seat never shows one, all three tenpai is
+    ``["流局"]``. The caller says where that reading holds.
     """
     if not isinstance(result, list) or not result or not isinstance(result[0], str):
         raise JsonFail(f"result must be a list starting with its kind, got {short(result)}"[:200])
@@ -404,6 +413,8 @@ def parse_result(
         tenpai = tuple(range(players))
     elif kind == "全員不聴":
         tenpai = ()
+    elif kind == "流局" and silent_draw_all_tenpai and not any(deltas):
+        tenpai = tuple(range(players))
     elif reason is DrawReason.EXHAUSTIVE:  # 流局 and its English names
         tenpai = tuple(s for s in range(players) if deltas[s] > 0)
     return [], reason, DrawClaims(tenpai=tenpai, deltas=deltas)

@@ -568,3 +568,43 @@ def test_a_file_of_two_whole_games_is_refused_not_read_as_one() -> None:
     kyoku_lines = "".join(json.dumps({**one, "log": [k]}) + "\n" for k in one["log"])
     game = parse_tenhou_json(kyoku_lines.encode(), "one.jsonl")
     assert sum(isinstance(e, RoundStart) for e in game.events) == len(one["log"])
+
+
+# -- producers' variants -------------------------------------------------------------------
+def _sanma_all_tenpai(result: list[object]) -> bytes:
+    """E2-0 of a three-player server game, run to an exhaustive draw, with seat 0's
+    kept tiles changed so that all three seats are tenpai (seat 0 waits on 6p)."""
+    path = JSON_DIR / "full-game" / "2024010120gm-00b9-0000-ef5da89f.json"
+    if not path.exists():
+        pytest.skip(f"corpus not available: {path}")
+    game = json.loads(path.read_bytes())
+    k = game["log"][2]
+    assert k[0] == [1, 0, 0] and k[16] == ["流局", [-2000, 1000, 1000, 0]]
+    k[4][0], k[4][3] = 11, 29  # 1p, 2s -> 1m, 9p: kept to the end
+    k[4].sort()
+    k[5][4] = 38  # a kept 1p draw -> 8s
+    k[16] = result
+    return doc(k, disp="三鳳南喰赤")
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        pytest.param(["流局"], id="deltas-left-out"),
+        pytest.param(["流局", [0, 0, 0, 0]], id="zero-deltas"),
+        pytest.param(["全員聴牌"], id="all-tenpai"),
+    ],
+)
+def test_a_sanma_draw_with_every_seat_tenpai_is_read_as_written(result: list[object]) -> None:
+    """Tenhou's converters write 全員聴牌 only where all four seats show a hand, which
+    the empty fourth seat never does (tenhou-format.md §2.3; mjlog2json's
+    TenpaiEverybody), and leave out deltas that are all 0: a three-player draw with
+    every seat tenpai is ``["流局"]`` (or 流局 with four zeros). Nobody tenpai is
+    全員不聴. So 流局 without a payment in three-player play is all three tenpai."""
+    from analyzer.checks.audit import audit_log, resolve_rules
+
+    log = parse_tenhou_json(_sanma_all_tenpai(result), "sanma-draw.json")
+    end = next(e for e in log.events if isinstance(e, RoundDraw))
+    assert end.claims.tenpai == (0, 1, 2)
+    audit = audit_log(log, resolve_rules(log, "auto"))
+    assert [f.code for f in audit.findings] == []
