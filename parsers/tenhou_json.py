@@ -38,7 +38,7 @@ from mjaudit.events import (
 from mjaudit.tiles import Tile
 from parsers.json_text import BadJson, json_reader, short
 from parsers.tenhou_json_names import mahjongsoul_hint, mahjongsoul_room, with_mahjongsoul
-from parsers.tenhou_json_result import AkaFlags, JsonFail, parse_result, tiles_of
+from parsers.tenhou_json_result import AkaFlags, JsonFail, parse_result, tiles_of, whole_numbers
 from parsers.tenhou_json_round import (
     RESULT,
     Action,
@@ -354,9 +354,10 @@ class _Game:
         if not isinstance(kyoku, list) or len(kyoku) != 17:
             raise JsonFail("a kyoku must be a list of 17 entries (§2.2)")
         head, start, dora, ura = kyoku[0], kyoku[1], kyoku[2], kyoku[3]
-        if not (isinstance(head, list) and len(head) == 3 and all(type(x) is int for x in head)):
+        numbers = whole_numbers(head, 3)
+        if numbers is None:
             raise JsonFail(f"entry 0 must be [kyoku, honba, riichi sticks], got {short(head)}")
-        round_index, honba, sticks = head
+        round_index, honba, sticks = numbers
         players = self.players
         if round_index < 0 or honba < 0 or sticks < 0:
             raise JsonFail(f"entry 0 {short(head)} has a negative number")
@@ -368,7 +369,8 @@ class _Game:
         if dealer >= players:
             raise JsonFail(f"kyoku {round_index} has dealer seat {dealer} in a {players}p game")
         label = round_label(round_index, honba)
-        if not (isinstance(start, list) and len(start) == 4 and all(type(x) is int for x in start)):
+        scores = whole_numbers(start, 4)
+        if scores is None:
             raise JsonFail(f"{label}: entry 1 must be 4 start scores, got {short(start)}")
         if not isinstance(dora, list) or not dora:
             raise JsonFail(f"{label}: entry 2 must list the dora indicators")
@@ -442,7 +444,7 @@ class _Game:
                 honba=honba,
                 riichi_sticks=sticks,
                 dealer=dealer,
-                scores=tuple(start),
+                scores=scores,
                 dora_indicator=indicators[0],
                 hands=tuple(hands),
                 unreadable=unreadable,

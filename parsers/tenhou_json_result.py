@@ -35,6 +35,7 @@ __all__ = [
     "tile_of",
     "tile_table",
     "tiles_of",
+    "whole_numbers",
 ]
 
 AkaFlags = tuple[bool, bool, bool]
@@ -300,10 +301,29 @@ class WinEntry:
     claims: WinClaims
 
 
+def whole_numbers(raw: object, count: int) -> tuple[int, ...] | None:
+    """``raw`` as ``count`` integers, or None. JSON has one kind of number (RFC 8259
+    §6): ``16000.0`` is 16000, as Tenhou's viewer reads it, and a converter written in
+    Python writes a computed payment so (a pao ron's ``0.5 * 32000``). A fraction, a
+    bool or a string is no integer."""
+    if not isinstance(raw, list) or len(raw) != count:
+        return None
+    out = []
+    for x in raw:
+        if type(x) is int:
+            out.append(x)
+        elif type(x) is float and x.is_integer():
+            out.append(int(x))
+        else:
+            return None
+    return tuple(out)
+
+
 def _deltas(raw: object, what: str) -> tuple[int, ...]:
-    if not isinstance(raw, list) or len(raw) != 4 or any(type(x) is not int for x in raw):
+    deltas = whole_numbers(raw, 4)
+    if deltas is None:
         raise JsonFail(f"{what} must be 4 integers, got {short(raw)}")
-    return tuple(raw)
+    return deltas
 
 
 def _seat(raw: object, what: str, players: int) -> int:

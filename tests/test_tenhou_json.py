@@ -608,3 +608,27 @@ def test_a_sanma_draw_with_every_seat_tenpai_is_read_as_written(result: list[obj
     assert end.claims.tenpai == (0, 1, 2)
     audit = audit_log(log, resolve_rules(log, "auto"))
     assert [f.code for f in audit.findings] == []
+
+
+def test_integral_numbers_written_with_a_point_are_read_as_integers() -> None:
+    """JSON has one kind of number: ``16000.0`` is 16000 (RFC 8259 §6), as Tenhou's
+    viewer reads it. A converter in Python writes a pao ron's half payment so
+    (``0.5 * 32000``); the file is read, not refused. A fraction is still refused."""
+    text = doc(CALLS).decode()
+    plain = parse_tenhou_json(text.encode(), "plain.json")
+    for old, new in [
+        ("[-1000, 2000, 0, 0]", "[-1000.0, 2000.0, 0, 0]"),
+        ("[25000, 25000, 25000, 25000]", "[25000.0, 25000, 25000, 25000]"),
+        ("[0, 0, 0]", "[0.0, 0, 0.0]"),
+    ]:
+        assert old in text
+        log = parse_tenhou_json(text.replace(old, new).encode(), "points.json")
+        assert shape(log.events) == shape(plain.events)
+        start = next(e for e in log.events if isinstance(e, RoundStart))
+        win = next(e for e in log.events if isinstance(e, Win))
+        assert start.scores == (25000,) * 4 and type(start.scores[0]) is int
+        assert win.claims.deltas == (-1000, 2000, 0, 0) and type(win.claims.deltas[1]) is int
+    with pytest.raises(LogFormatError, match="deltas must be 4 integers"):
+        parse_tenhou_json(
+            text.replace("[-1000, 2000, 0, 0]", "[-1000.5, 2000, 0, 0]").encode(), "x"
+        )
