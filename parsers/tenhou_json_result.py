@@ -216,9 +216,11 @@ _LIMITS.update(MS_LIMIT_WORDS)
 # Fu and han as Tenhou writes them (符, 飜) or as English converters do (Fu, Han);
 # the limit words of both, longest first so 三倍満 is not read as its tail.
 _LIMIT_RE = "|".join(re.escape(w) for w in sorted(_LIMITS, key=len, reverse=True))
+# A limit word may follow the fu and han: tensoul's SHOWFU ("always show fu/han for
+# scoring - even for limit hands") writes 40符5飜満貫8000点.
 _SCORE_RE = re.compile(
-    r"^(?:(?P<fu>[0-9]{1,4})(?:符|Fu) ?(?P<han>[0-9]{1,4})(?:飜|Han) ?"
-    rf"|(?P<limit>{_LIMIT_RE}) ?)"
+    r"^(?:(?P<fu>[0-9]{1,4})(?:符|Fu) ?(?P<han>[0-9]{1,4})(?:飜|Han) ?)?"
+    rf"(?:(?P<limit>{_LIMIT_RE}) ?)?"
     r"(?P<a>[0-9]{1,9})(?:-(?P<b>[0-9]{1,9}))?(?:点|Points)(?P<all>∀)?$"
 )
 
@@ -241,7 +243,7 @@ def parse_score(text: object, tsumo: bool, players: int) -> Score:
     if not isinstance(text, str):
         raise JsonFail(f"score {short(text)} is not a string")
     m = _SCORE_RE.match(text.strip())
-    if m is None:
+    if m is None or (m.group("fu") is None and m.group("limit") is None):
         raise JsonFail(
             f"score string {short(text)} is not like '30符4飜7700点' or '満貫2000-4000点'"
         )
@@ -260,6 +262,7 @@ def parse_score(text: object, tsumo: bool, players: int) -> Score:
             raise JsonFail(f"score {short(text)} is a single payment but the win is a tsumo")
         points = a
     if m.group("limit"):
+        # The fu and han a limit word follows are no claim, as where they are left out.
         return Score(None, None, _LIMITS[m.group("limit")], points)
     return Score(int(m.group("fu")), int(m.group("han")), Limit.NONE, points)
 

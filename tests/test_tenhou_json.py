@@ -332,6 +332,21 @@ def test_the_server_converters_lobby_reaches_the_rules_hint(
         pytest.param("満貫2000-4000点", True, None, None, Limit.MANGAN, 8000, id="mangan-tsumo"),
         pytest.param("役満32000点", False, None, None, Limit.YAKUMAN, 32000, id="yakuman-ron"),
         pytest.param("跳満6000点∀", True, None, None, Limit.HANEMAN, 18000, id="haneman-all"),
+        # tensoul's SHOWFU ("always show fu/han ... even for limit hands"): the fu and
+        # han before a limit word are passed over; the limit and points are read.
+        pytest.param("40符5飜満貫8000点", False, None, None, Limit.MANGAN, 8000, id="fu-mangan"),
+        pytest.param(
+            "30符4飜切り上げ満貫2000-4000点", True, None, None, Limit.MANGAN, 8000, id="fu-kiriage"
+        ),
+        pytest.param(
+            "30Fu13HanCounted Yakuman 16000点∀",
+            True,
+            None,
+            None,
+            Limit.YAKUMAN,
+            48000,
+            id="fu-kazoe-en",
+        ),
     ],
 )
 def test_parse_score(
