@@ -315,7 +315,8 @@ class _Game:
         return GameLog(self.path, "tenhou-json", tuple(self.events))
 
     def _connections(self, obj: dict[str, Any]) -> dict[int, list[tuple[int, int, bool]]]:
-        """``connection`` entries {what: 0 left / 1 back, log: kyoku, who, step}."""
+        """``connection`` entries {what: 0 left / 1 back, log: kyoku (-1 before the
+        first), who, step}."""
         out: dict[int, list[tuple[int, int, bool]]] = {}
         raw = obj.get("connection")
         if not isinstance(raw, list):
@@ -326,6 +327,10 @@ class _Game:
             values = [c.get(k) for k in ("log", "who", "step", "what")]
             if all(type(v) is int for v in values):
                 kyoku, who, step, what = (v for v in values if isinstance(v, int))
+                if kyoku == -1:
+                    # Before the first hand (mjlog2json's Connection: "-1 if before
+                    # first INIT"): in force from the first hand's start.
+                    kyoku, step = 0, 0
                 if 0 <= who < 4:
                     out.setdefault(kyoku, []).append((step, who, what == 1))
         return out

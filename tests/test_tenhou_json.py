@@ -18,6 +18,7 @@ from mjaudit.events import (
     DrawTile,
     Event,
     GameEnd,
+    GameLog,
     GameStart,
     Limit,
     Presence,
@@ -647,3 +648,32 @@ def test_integral_numbers_written_with_a_point_are_read_as_integers() -> None:
         parse_tenhou_json(
             text.replace("[-1000, 2000, 0, 0]", "[-1000.5, 2000, 0, 0]").encode(), "x"
         )
+
+
+@pytest.mark.corpus
+def test_a_disconnection_before_the_first_hand_is_kept() -> None:
+    """The server converter numbers a ``connection`` before the game's first INIT with
+    ``log`` -1 (mjlog2json's Connection: "-1 if before first INIT"): the seat is away
+    from the first hand on, as the mjlog's ``<BYE>`` before ``<INIT>`` says."""
+    from parsers.convert import convert_log
+
+    xml = XML_DIR / "2022060105gm-00a9-0000-e3f01b0e.xml"
+    if not xml.exists():
+        pytest.skip(f"corpus not available: {xml}")
+    x = parse_tenhou_xml(xml.read_bytes(), str(xml))
+    doc_ = json.loads(convert_log(x, "tenhou-json"))
+    assert doc_["connection"][0] == {"what": 0, "log": 0, "who": 1, "step": 0}
+    doc_["connection"][0]["log"] = -1
+    j = parse_tenhou_json(json.dumps(doc_, ensure_ascii=False).encode(), "g.json")
+    from analyzer.engine.replay import seats_away
+
+    def keys(log: GameLog) -> list[tuple[object, ...]]:
+        return [k for e in log.events if (k := _same_game(e))]
+
+    presence = [("presence", 1, False), ("presence", 1, True)]
+    for log in (x, j):
+        assert [k for k in keys(log) if k[0] == "presence"] == presence
+        first_draw = next(i for i, e in enumerate(log.events) if isinstance(e, DrawTile))
+        assert seats_away(log.events)[first_draw] == {1}  # the server plays seat 1's turn
+    # The XML has it before the first hand's start, the JSON just after: the same play.
+    assert [k for k in keys(j) if k[0] != "presence"] == [k for k in keys(x) if k[0] != "presence"]
