@@ -70,6 +70,7 @@ _DAN_MAP = dict(zip(_DANS, _DAN_ROMAJI, strict=True))
 DAN_TEXTS = dict(zip(_DAN_ROMAJI, _DANS, strict=True))
 """Romaji dan name -> the Japanese text the JSON writes (the writer's table)."""
 _DAN_MAP.update({f"{n}級": f"{n}kyu" for n in range(1, 10)})
+_DAN_MAP["天鳳"] = "tenhoui"  # the server converter's name for dan 20 (mjlog2json DAN_NAME)
 
 
 def rules_hint_from_disp(disp: str, aka: bool | None, players: int) -> RulesHint:

@@ -677,3 +677,11 @@ def test_a_disconnection_before_the_first_hand_is_kept() -> None:
         assert seats_away(log.events)[first_draw] == {1}  # the server plays seat 1's turn
     # The XML has it before the first hand's start, the JSON just after: the same play.
     assert [k for k in keys(j) if k[0] != "presence"] == [k for k in keys(x) if k[0] != "presence"]
+
+
+def test_the_server_converters_dan_names_read_as_the_mjlogs() -> None:
+    """The server converter writes dan 20 as 天鳳 (tenhou-format.md §1.4; mjlog2json
+    DAN_NAME) and the kyu with full-width digits: each is the mjlog's dan."""
+    dans = ["天鳳", "天鳳位", "１級", "新人"]
+    log = parse_tenhou_json(doc(CALLS, dan=dans, rate=[2300.5, 2200, 1600, 1500]), "d.json")
+    assert [p.dan for p in log.start.players] == ["tenhoui", "tenhoui", "1kyu", "shinjin"]
