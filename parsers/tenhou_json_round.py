@@ -597,6 +597,12 @@ def build_round(
                     reveal(1, at)
                 else:
                     pending_dora, pending_seat = 1, seat
+    if indicators:
+        # Entry 2 lists more indicators than the hand's kans turn (§2.2: the first and
+        # every kan dora turned): the rest are turned just before the result, where no
+        # kan makes one due, so the replay names each (``dora-timing``) and scores the
+        # result with the indicators in force. Dropped, they were no finding at all.
+        reveal(len(indicators), RESULT)
     if wins:
         # A ron on the riichi discard: the stick is never paid, no acceptance.
         ron_on_last = last[:1] == ("discard",)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,7 +35,7 @@ from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
 from parsers import load_bytes
 from parsers.tenhou_json import parse_tenhou_json
-from parsers.tenhou_json_result import JsonFail, parse_score, parse_yaku
+from parsers.tenhou_json_result import JsonFail, parse_score, parse_yaku, tile_of
 from parsers.tenhou_xml import parse_tenhou_xml
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
@@ -238,21 +239,30 @@ def test_lists_that_fit_no_order_name_the_furthest_dead_end() -> None:
     assert shape(log.events[2:]) == ["draw-end exhaustive"]  # its result, no play
 
 
-def _kakan(tail_takes: list[object], tail_outs: list[object], result: list[object]) -> bytes:
+def _kakan(
+    tail_takes: list[object],
+    tail_outs: list[object],
+    result: list[object],
+    dora: tuple[int, ...] = (11, 33),
+) -> bytes:
     return doc(
         kyoku(
             hands=[FILL, [41, *FILL[:12]], [41, 41, *FILL[:11]], FILL],
             takes=[[19, 23], [41, 24], ["p414141", *tail_takes], [22]],
             outs=[[60, 60], [41, 60], [22, "k41414141", *tail_outs], [60]],
             result=result,
-            dora=[11, 33],
+            dora=list(dora),
         )
     )
 
 
+_RON: list[object] = ["和了", [0, 0, -1000, 1000], [3, 2, 3, "30符1飜1000点", "槍槓(1飜)"]]
+
+
 def test_kakan_robbed_by_chankan_turns_no_indicator() -> None:
-    ron: list[object] = ["和了", [0, 0, -1000, 1000], [3, 2, 3, "30符1飜1000点", "槍槓(1飜)"]]
-    log = parse_tenhou_json(_kakan([41], [], ron), "chankan.json")
+    ron = _RON
+    # A robbed kakan turns no indicator: the list holds the first only (§1.9).
+    log = parse_tenhou_json(_kakan([41], [], ron, dora=(11,)), "chankan.json")
     assert shape(log.events)[-3:] == ["draw2 1z", "kakan2 from 1", "win3 from 2"]
     kakan = next(e for e in log.events if isinstance(e, DeclareMeld) and e.meld.added)
     assert kakan.meld.kind is MeldKind.KAKAN and kakan.meld.called == Tile("1z")
@@ -685,3 +695,50 @@ def test_the_server_converters_dan_names_read_as_the_mjlogs() -> None:
     dans = ["天鳳", "天鳳位", "１級", "新人"]
     log = parse_tenhou_json(doc(CALLS, dan=dans, rate=[2300.5, 2200, 1600, 1500]), "d.json")
     assert [p.dan for p in log.start.players] == ["tenhoui", "tenhoui", "1kyu", "shinjin"]
+
+
+def _corpus_kyoku(name: str, index: int) -> tuple[dict[str, Any], list[Any]]:
+    """A kyoku of the corpus and the document it is in (one kyoku per line in .jsonl)."""
+    path = JSON_DIR / name
+    if not path.exists():
+        pytest.skip(f"corpus not available: {path}")
+    text = path.read_text(encoding="utf-8-sig")
+    docs = [json.loads(line) for line in text.splitlines() if line.strip()]
+    game = docs[index] if name.endswith(".jsonl") else docs[0]
+    k = game["log"][0 if name.endswith(".jsonl") else index]
+    return game, k
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize(
+    ("name", "index"),
+    [
+        pytest.param("per-kyoku/Equim-chan-mjai-reviewer_double_ron.json", 0, id="no-kan"),
+        # a rinshan win after a kakan: its indicator is never turned (§1.9)
+        pytest.param("full-game/2019081518gm-00a9-0000-cce9d00c.json", 9, id="rinshan"),
+        # a kakan robbed by chankan turns none (§1.9)
+        pytest.param("per-kyoku/Equim-chan-mjai-reviewer_chankan.json", 0, id="chankan"),
+    ],
+)
+def test_an_indicator_no_kan_turns_is_a_finding(name: str, index: int) -> None:
+    """Entry 2 lists the first indicator and every kan dora turned in the hand (§2.2).
+    One more than the hand's kans turn is a wrong list: one ``dora-timing`` at the
+    result, which is judged with the indicators in force, as a missing one is one
+    finding ("never turns it"). It was no finding at all."""
+    from analyzer.checks.audit import audit_log, resolve_rules
+
+    game, k = _corpus_kyoku(name, index)
+    seen = [t for x in (k[2], *k[4:16]) for t in x if type(t) is int]
+    extra = next(c for c in range(47, 10, -1) if c % 10 and 0 < seen.count(c) < 3)
+    export = {"title": ["", ""], "name": game["name"], "rule": game["rule"]}
+    plain = parse_tenhou_json(json.dumps({**export, "log": [k]}).encode(), "plain.json")
+    base = [f.message for f in audit_log(plain, resolve_rules(plain, "auto")).findings]
+    assert all("dora" not in m for m in base)
+    k[2] = [*k[2], extra]
+    log = parse_tenhou_json(json.dumps({**export, "log": [k]}).encode(), "extra-dora.json")
+    found = [
+        f for f in audit_log(log, resolve_rules(log, "auto")).findings if f.message not in base
+    ]
+    turned = str(tile_of(extra, (True, True, True)))
+    assert [(f.code, f.actual) for f in found] == [("dora-timing", turned)]
+    assert found[0].source is not None and "result" in found[0].source
