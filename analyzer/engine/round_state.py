@@ -848,7 +848,9 @@ class RoundState:
         last = self.live_remaining == 0
         ura: tuple[Tile, ...] = ()
         if claims.ura_indicators is not None and (self.riichi[seat]):
-            ura = claims.ura_indicators
+            # Only the ura under the indicators in force count, and under no kan ura
+            # only the first one (a log that shows more is an ura-indicator-mismatch).
+            ura = claims.ura_indicators[: self.ura_due()]
         dora = tuple(
             t if t is not None else self.claimed_indicator(ev, k) for k, t in enumerate(self.dora)
         )
@@ -921,6 +923,11 @@ class RoundState:
             seat,
         )
 
+    def ura_due(self) -> int:
+        """How many ura indicators a riichi win turns: one under each dora indicator
+        in force, or only the first where the rules have no kan ura."""
+        return len(self.dora) if self.rules.kan_ura else 1
+
     def claimed_indicator(self, ev: Win, k: int) -> Tile | None:
         shown = ev.claims.dora_indicators
         return shown[k] if shown is not None and k < len(shown) else None
@@ -963,14 +970,20 @@ class RoundState:
         if not self.rules.ura_dora:
             return
         if self.riichi[seat]:
-            want = len(self.dora) if self.rules.kan_ura else 1
+            want = self.ura_due()
             if ura is None and not self.ura_always_recorded:
                 return  # some mjai dialects carry no ura indicators at all
             if ura is None or len(ura) != want:
                 self.finding(
                     "ura-indicator-mismatch",
                     f"riichi winner seat {seat} shows {0 if ura is None else len(ura)} ura "
-                    f"indicators, but {want} dora indicators are in force",
+                    f"indicators, but {want} {'are' if want != 1 else 'is'} due"
+                    + (
+                        f" ({len(self.dora)} dora indicators in force, and these rules have "
+                        "no kan ura)"
+                        if want != len(self.dora)
+                        else f" ({want} dora indicator{'s' if want != 1 else ''} in force)"
+                    ),
                     ev.pos,
                     seat,
                     want,

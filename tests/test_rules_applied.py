@@ -1,0 +1,50 @@
+"""Rule settings applied to real games audited under rules other than their own.
+
+One difference in a rule is one root finding in each hand it affects; what follows
+from it in that hand names it as ``cause`` (docs/findings.md), and the value a win is
+recomputed at follows the rules (kan ura only where the rules have them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from analyzer.checks.audit import audit_log, resolve_rules
+from mjaudit.findings import Finding, Severity
+from mjaudit.rules import Ruleset
+from parsers import load
+from tests.conftest import corpus_file
+
+
+def _audit(name: str, **changes: object) -> tuple[Finding, ...]:
+    log = load(str(corpus_file(name)))
+    rules: Ruleset = replace(resolve_rules(log, "auto"), **changes)  # type: ignore[arg-type]
+    return audit_log(log, rules, review=False).findings
+
+
+def _errors(findings: tuple[Finding, ...], round_label: str) -> list[tuple[int, Finding]]:
+    return [
+        (i, f)
+        for i, f in enumerate(findings)
+        if f.severity is Severity.ERROR and f.round == round_label
+    ]
+
+
+# S3-0: seat 3 wins by riichi tsumo (haneman) after a kan, ura indicators 6m and 7m
+# (ids 21, 27), holding one 7m and one 8m: ura 2 with kan ura, 1 without.
+KAN_URA_GAME = "2018010702gm-00a9-0000-5dd4f9b4.xml"
+
+
+def test_no_kan_ura_counts_only_the_first_ura_indicator() -> None:
+    found = _errors(_audit(KAN_URA_GAME, kan_ura=False), "S3-0")
+    by_code = {f.code: f for _, f in found}
+    assert by_code["ura-indicator-mismatch"].message.endswith(
+        "shows 2 ura indicators, but 1 is due (2 dora indicators in force, and these rules "
+        "have no kan ura)"
+    )
+    han = by_code["han-mismatch"]
+    assert (han.expected, han.actual) == (5, 6)
+    assert "ura dora 2 han (recomputed 1)" in han.message
+    assert by_code["points-mismatch"].expected == 8000  # a non-dealer mangan tsumo
+    # The same game under its own rules has nothing to say about this hand.
+    assert _errors(_audit(KAN_URA_GAME), "S3-0") == []
