@@ -22,7 +22,7 @@ def _audit(name: str, **changes: object) -> tuple[Finding, ...]:
     return audit_log(log, rules, review=False).findings
 
 
-def _errors(findings: tuple[Finding, ...], round_label: str) -> list[tuple[int, Finding]]:
+def _errors(findings: tuple[Finding, ...], round_label: str | None) -> list[tuple[int, Finding]]:
     return [
         (i, f)
         for i, f in enumerate(findings)
@@ -48,3 +48,31 @@ def test_no_kan_ura_counts_only_the_first_ura_indicator() -> None:
     assert by_code["points-mismatch"].expected == 8000  # a non-dealer mangan tsumo
     # The same game under its own rules has nothing to say about this hand.
     assert _errors(_audit(KAN_URA_GAME), "S3-0") == []
+
+
+# E1-0: the dealer's 4-han 30-fu ron, paid 11600 (no kiriage).
+KIRIAGE_GAME = "2009082817gm-00ab-0000-997dbe26.xml"
+
+
+def test_kiriage_is_one_root_per_hand_and_the_payments_follow_it() -> None:
+    found = _errors(_audit(KIRIAGE_GAME, kiriage=True), "E1-0")
+    roots = [f for _, f in found if f.cause is None]
+    assert [(f.code, f.expected, f.actual) for f in roots] == [("points-mismatch", 12000, 11600)]
+    root = next(i for i, f in found if f.code == "points-mismatch")
+    payments = [f for _, f in found if f.code == "payment-mismatch"]
+    assert len(payments) == 2
+    assert all(f.cause == root for f in payments)
+
+
+# E4-0 of this game: a composite yakuman (double) won with the liable seat paying.
+COMPOSITE_GAME = "2019103023gm-00a9-0000-f90e0fe9.xml"
+
+
+def test_a_single_yakuman_limit_is_one_root_per_hand() -> None:
+    findings = _audit(COMPOSITE_GAME, composite_yakuman=False)
+    hands = {f.round for f in findings if f.code == "points-mismatch"}
+    assert hands
+    for label in hands:
+        found = _errors(findings, label)
+        roots = [f.code for _, f in found if f.cause is None]
+        assert roots == ["points-mismatch"], (label, roots)

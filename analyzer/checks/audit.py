@@ -252,6 +252,7 @@ def audit_log(
         findings.extend(_unread_yaku(rnd, log.path))
         _first_by_event(found, causes)
         links.extend(_values_follow_han(found))
+        links.extend(_payments_follow_value(found))
         links.extend(_payments_follow_pao(found))
         checks["wins_scored"] += scored
         checks["deltas_compared"] += compared
@@ -573,6 +574,33 @@ def _values_follow_han(found: list[Finding]) -> list[Link]:
     limit and the payments it is then recomputed at follow from that (a dora
     indicator of a format with no wall to judge it by, say, changes all of them)."""
     return _same_event(found, _HAN_FU, _VALUE)
+
+
+def _payments_follow_value(found: list[Finding]) -> list[Link]:
+    """A win recomputed with the log's yaku, han and fu but at another value (a rule
+    on the value alone: kiriage, a limit, yakuman that do not add up): the other value
+    findings and the payments follow its first value finding, one root for the win."""
+    priced = {
+        f.event
+        for f in found
+        if f.code in _HAN_FU and f.event is not None and f.severity is Severity.ERROR
+    }
+    first: dict[int, Finding] = {}
+    for f in found:
+        if (
+            f.code in ("points-mismatch", "limit-mismatch")
+            and f.event is not None
+            and f.event not in priced
+            and f.severity is Severity.ERROR
+        ):
+            first.setdefault(f.event, f)
+    if not first:
+        return []
+    return [
+        (f, first[f.event])
+        for f in found
+        if f.code in _VALUE and f.event in first and f is not first[f.event]
+    ]
 
 
 def _payments_follow_pao(found: list[Finding]) -> list[Link]:
