@@ -76,3 +76,33 @@ def test_a_single_yakuman_limit_is_one_root_per_hand() -> None:
         found = _errors(findings, label)
         roots = [f.code for _, f in found if f.cause is None]
         assert roots == ["points-mismatch"], (label, roots)
+
+
+# A hand whose win shows dora indicators 3p 1z 5s and three ura after two kans (S4-2),
+# and one whose win shows 2s 3p after a kakan (E3-0, OPEN_KAN_GAME of test_rules_live).
+TWO_KANS_GAME = "2010050507gm-00a9-0000-f13f215d.xml"
+OPEN_KAN_GAME = "2010112714gm-00a9-0000-d497e395.xml"
+
+
+def test_no_kan_dora_is_one_root_per_hand() -> None:
+    for name, label in ((TWO_KANS_GAME, "S4-2"), (OPEN_KAN_GAME, "E3-0")):
+        found = _errors(_audit(name, kan_dora=False), label)
+        codes = {f.code for _, f in found}
+        assert {"dora-timing", "dora-indicator-mismatch", "ura-indicator-mismatch"} <= codes
+        roots = [f.code for _, f in found if f.cause is None]
+        assert roots == ["dora-timing"], (name, label, roots)
+
+
+def test_no_kan_ura_is_one_root_per_hand() -> None:
+    found = _errors(_audit(KAN_URA_GAME, kan_ura=False), "S3-0")
+    roots = [f.code for _, f in found if f.cause is None]
+    assert roots == ["ura-indicator-mismatch"]
+
+
+def test_immediate_open_kan_dora_is_one_root_per_hand() -> None:
+    found = _errors(
+        _audit("2014123118gm-0029-0000-4700b218.xml", open_kan_dora_timing="immediate"), "S1-1"
+    )
+    assert {f.code for _, f in found} == {"dora-timing", "dora-indicator-mismatch"}
+    roots = [f.code for _, f in found if f.cause is None]
+    assert roots == ["dora-timing"]

@@ -21,7 +21,7 @@ from analyzer.checks.audit_flow import (
 from analyzer.checks.audit_hands import HandAudit, hand_audits
 from analyzer.checks.audit_scores import ChainState, Link, check_chain
 from analyzer.checks.audit_wall import check_wall
-from analyzer.checks.audit_wins import WinCheck, check_win_tiles, check_wins
+from analyzer.checks.audit_wins import WinCheck, check_win_tiles, check_wins, tenhou_yaku
 from analyzer.engine.replay import ReplayObserver, replay, seats_away
 from analyzer.engine.round_state import RIICHI_LOCKED
 from analyzer.engine.state import GameReplay, RoundReplay
@@ -47,6 +47,7 @@ from mjaudit.events import (
 from mjaudit.findings import Finding, Severity
 from mjaudit.melds import MeldKind
 from mjaudit.rules import RulesError, Ruleset, override, preset_of, rules_for
+from mjaudit.yaku import Yaku
 from parsers import load
 
 __all__ = ["AUDIT_VERSION", "FileAudit", "audit_log", "audit_path", "resolve_rules"]
@@ -287,6 +288,7 @@ def audit_log(
         checks[key] += tracker.counts[key]
     walls, walled = check_wall(log, game)
     findings.extend(walls)
+    links.extend(_indicators_follow_kan_dora(game, findings, derived))
     links.extend(_walls_follow_draws(walls, findings))
     links.extend(_follow_indicators(walls, findings, log, game))
     links.extend(_values_follow_dealer(game, findings))
@@ -436,6 +438,76 @@ def _same_event(
     if not first:
         return []
     return [(f, first[f.event]) for f in found if f.code in followers and f.event in first]
+
+
+# The yaku a win's dora and ura indicators make.
+_INDICATOR_YAKU = frozenset({Yaku.DORA, Yaku.URA_DORA})
+
+
+def _indicators_follow_kan_dora(
+    game: GameReplay, findings: list[Finding], derived: Sequence[tuple[WinCheck, ...]]
+) -> list[Link]:
+    """Kan indicators the rules turn otherwise than the log (no kan dora, no kan ura,
+    another timing), one root finding in their hand: the hand's other ``dora-timing``
+    findings follow its first; the indicators a later win shows follow that (where
+    the first indicator agrees); the ura it shows follow those (where it shows one
+    under each dora indicator it shows); and a win whose yaku differ only in dora
+    and ura dora follows the indicators it shows."""
+    at: dict[int, list[Finding]] = {}
+    for f in findings:
+        if f.event is not None and f.severity is Severity.ERROR:
+            at.setdefault(f.event, []).append(f)
+    if not at:
+        return []
+    out: list[Link] = []
+    for k, rnd in enumerate(game.rounds):
+        timing = next(
+            (
+                f
+                for f in rnd.findings
+                if f.code == "dora-timing" and f.event is not None and f.severity is Severity.ERROR
+            ),
+            None,
+        )
+        if timing is not None:
+            # The hand's other kans displaced by the same rule.
+            out.extend(
+                (f, timing) for f in rnd.findings if f.code == "dora-timing" and f is not timing
+            )
+        checks = {c.record.event_index: c for c in derived[k]} if k < len(derived) else {}
+        for win in rnd.wins:
+            here = at.get(win.event_index, [])
+            shown = next((f for f in here if f.code == "dora-indicator-mismatch"), None)
+            ura = next((f for f in here if f.code == "ura-indicator-mismatch"), None)
+            if (
+                shown is not None
+                and timing is not None
+                and timing.event is not None
+                and timing.event <= win.event_index
+                and isinstance(shown.expected, list)
+                and isinstance(shown.actual, list)
+                and shown.expected[:1] == shown.actual[:1]
+            ):
+                out.append((shown, timing))
+            claims = win.event.claims
+            if (
+                ura is not None
+                and shown is not None
+                and claims.dora_indicators is not None
+                and ura.actual == len(claims.dora_indicators)
+            ):
+                out.append((ura, shown))
+            cause = shown or ura
+            check = checks.get(win.event_index)
+            if cause is None or check is None or check.result is None or claims.yaku is None:
+                continue
+            ctx = check.record.context
+            want = tenhou_yaku(check.result, ctx.riichi or ctx.double_riichi)
+            have = Counter(claims.yaku)
+            differ = {y for y, _ in (have - want) + (want - have)}
+            if differ and differ <= _INDICATOR_YAKU:
+                out.extend((f, cause) for f in here if f.code in ("yaku-mismatch", "han-mismatch"))
+    return out
 
 
 def _walls_follow_draws(walls: list[Finding], findings: list[Finding]) -> list[Link]:
