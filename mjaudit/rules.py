@@ -26,6 +26,7 @@ __all__ = [
     "RulesError",
     "Ruleset",
     "load_rules",
+    "one_hand_game_stated",
     "override",
     "preset",
     "preset_of",
@@ -815,6 +816,13 @@ _MS_DEFAULTS = {
 # with three): each corpus game of these modes ends once a player has the return
 # points, after its first hand or later (MJS-rec 3).
 _MS_ONE_HAND_MODES = frozenset({"3", "4", "13", "14"})
+
+
+def one_hand_game_stated(hint: RulesHint) -> bool:
+    """Whether the log states that its game is one hand (or one round) long: a Mahjong
+    Soul record's mode 3, 4, 13 or 14. Like the East or South length a log states, this
+    is the game's own length under any rules."""
+    return dict(hint.extras).get("mode") in _MS_ONE_HAND_MODES
 # What the corpus's friendly and AI rooms show where the uma and settlement keys are
 # elided (28 games): total_point = (score - init_point) + uma 15/5/-5/-15 (4p, 21
 # games), 15/0/-15 (3p, 4 games of 2023) but 20/0/-20 (3p, 3 games of 2022). An elided
@@ -934,7 +942,7 @@ def _mahjongsoul_rules(hint: RulesHint) -> Ruleset:
         changes["abortive_draws"] = sorted(draws)
     if "have_sanjiahele" in stated and changes.get("triple_ron") != "atamahane":
         changes["triple_ron"] = "abortive" if _ms_flag(stated["have_sanjiahele"]) else "scored"
-    if dict(hint.extras).get("mode") in _MS_ONE_HAND_MODES:
+    if one_hand_game_stated(hint):
         changes["one_hand_game"] = True
     start = changes.get("start_points", base.start_points)
     changes["settlement_points"] = _ms_int(stated.get("jingsuanyuandian", "")) or start

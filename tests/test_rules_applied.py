@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from analyzer.checks.audit import audit_log, resolve_rules
 from mjaudit.findings import Finding, Severity
 from mjaudit.rules import Ruleset
 from parsers import load
-from tests.conftest import corpus_file
+from tests.conftest import CORPUS, corpus_file
 
 
 def _audit(name: str, **changes: object) -> tuple[Finding, ...]:
@@ -106,3 +108,23 @@ def test_immediate_open_kan_dora_is_one_root_per_hand() -> None:
     assert {f.code for _, f in found} == {"dora-timing", "dora-indicator-mismatch"}
     roots = [f.code for _, f in found if f.cause is None]
     assert roots == ["dora-timing"]
+
+
+# Two Mahjong Soul one-hand (ikkyokusen) and one-round (cpusen) three-player games:
+# each ends once a player has the return points (docs/rules.md, one_hand_game).
+ONE_HAND_GAMES = (
+    "sanma_cpusen_mahjongsoul_paifu_231215-613eb8b1-84e8-4726-98ac-a578055e6b9a.txt",
+    "sanma_ikkyokusen_mahjongsoul_paifu_231215-a5d87184-f612-4c5e-a31c-72dbae44aaf8.txt",
+)
+
+
+def test_a_one_hand_game_keeps_its_length_under_a_named_preset() -> None:
+    for name in ONE_HAND_GAMES:
+        path = CORPUS / "mahjongsoul" / "raw-gdr" / name
+        if not path.exists():
+            pytest.skip(f"corpus not available: {path}")
+        log = load(str(path))
+        for spec in ("auto", "mahjongsoul-sanma"):
+            findings = audit_log(log, resolve_rules(log, spec), review=False).findings
+            ends = [f.message for f in findings if f.code == "game-end-mismatch"]
+            assert ends == [], (name, spec, ends)

@@ -279,10 +279,6 @@ def _final(
     return run
 
 
-MJS_ONE_HAND_GAME = (
-    "mahjongsoul/raw-gdr/sanma_ikkyokusen_mahjongsoul_paifu_231215-"
-    "a5d87184-f612-4c5e-a31c-72dbae44aaf8.txt"
-)
 MJS_RANKED_GAME = "mahjongsoul/tenhou-json/LiYounian_9tiles.json"  # Jade South, converter JSON
 
 
@@ -712,9 +708,11 @@ CASES: dict[str, tuple[Case, ...]] = {
     ),
     "one_hand_game": (
         Case(
-            "a real Mahjong Soul one-round game (mode 14) that ends after East 1",
-            (True, False),
-            _corpus("one_hand_game", MJS_ONE_HAND_GAME),
+            # A Mahjong Soul record's one-hand mode is the game's length whatever the
+            # rules say (test_rules_applied): a Tenhou game has none.
+            "a real Tenhou hanchan, played on past East 1",
+            (False, True),
+            _corpus("one_hand_game", KAN_GAME),
             expect=((), ("game-end-mismatch",)),
         ),
     ),

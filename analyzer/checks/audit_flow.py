@@ -28,7 +28,7 @@ from mjaudit.events import (
     round_label,
 )
 from mjaudit.findings import Finding, Severity
-from mjaudit.rules import Ruleset, stated_end_rules
+from mjaudit.rules import Ruleset, one_hand_game_stated, stated_end_rules
 
 __all__ = ["check_game_end", "check_results", "check_riichi_order", "rules_are_the_logs"]
 
@@ -293,8 +293,10 @@ class _GameEnd:
             hanchan = None  # the length read off a lobby type the log does not state
         east_last = 3 if rules.players == 4 else 2
         final = None if hanchan is None else east_last + (4 if hanchan else 0)
-        if rules.one_hand_game:
-            final = 0  # a one-hand game: its first hand is the last regular one
+        if rules.one_hand_game or one_hand_game_stated(hint):
+            # A one-hand game (by the rules, or as the log states its length, as it
+            # states East or South): its first hand is the last regular one.
+            final = 0
         return cls(rules, final, known, busting)
 
     def busts(self, scores: list[int]) -> int | None:
