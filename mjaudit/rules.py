@@ -823,6 +823,8 @@ def one_hand_game_stated(hint: RulesHint) -> bool:
     Soul record's mode 3, 4, 13 or 14. Like the East or South length a log states, this
     is the game's own length under any rules."""
     return dict(hint.extras).get("mode") in _MS_ONE_HAND_MODES
+
+
 # What the corpus's friendly and AI rooms show where the uma and settlement keys are
 # elided (28 games): total_point = (score - init_point) + uma 15/5/-5/-15 (4p, 21
 # games), 15/0/-15 (3p, 4 games of 2023) but 20/0/-20 (3p, 3 games of 2022). An elided

@@ -7,13 +7,13 @@ recomputed at follows the rules (kan ura only where the rules have them).
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import pytest
 
 from analyzer.checks.audit import audit_log, resolve_rules
 from mjaudit.findings import Finding, Severity
-from mjaudit.rules import Ruleset
+from mjaudit.rules import Ruleset, preset
 from parsers import load
 from tests.conftest import CORPUS, corpus_file
 
@@ -22,6 +22,12 @@ def _audit(name: str, **changes: object) -> tuple[Finding, ...]:
     log = load(str(corpus_file(name)))
     rules: Ruleset = replace(resolve_rules(log, "auto"), **changes)  # type: ignore[arg-type]
     return audit_log(log, rules, review=False).findings
+
+
+def _preset_changes(name: str) -> dict[str, object]:
+    """Every field of a preset but its name, to set on a log's own rules."""
+    rules = preset(name)
+    return {f.name: getattr(rules, f.name) for f in fields(rules) if f.name != "name"}
 
 
 def _errors(findings: tuple[Finding, ...], round_label: str | None) -> list[tuple[int, Finding]]:
@@ -128,3 +134,19 @@ def test_a_one_hand_game_keeps_its_length_under_a_named_preset() -> None:
             findings = audit_log(log, resolve_rules(log, spec), review=False).findings
             ends = [f.message for f in findings if f.code == "game-end-mismatch"]
             assert ends == [], (name, spec, ends)
+
+
+# Ends on 21000, 5400, 35700, 37900 (owari 210,-19.0,54,-44.6,357,15.7,379,47.9).
+RESULTS_GAME = "2022060100gm-00a9-0000-6db179be.xml"
+
+
+def test_the_top_result_follows_the_rules_formula_when_the_game_started_otherwise() -> None:
+    # EMA: (score - 30000) / 1000 + uma +15/+5/-5/-15, no oka, whatever the points the
+    # (Tenhou) game started with: the top is 7.9 + 15, not the rest of the others.
+    findings = _audit(RESULTS_GAME, **_preset_changes("ema"))
+    results = {
+        f.seat: f.expected
+        for f in findings
+        if f.code == "final-score-mismatch" and "result" in f.message
+    }
+    assert results == {0: -14.0, 1: -39.6, 2: 10.7, 3: 22.9}

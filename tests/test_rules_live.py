@@ -744,10 +744,11 @@ CASES: dict[str, tuple[Case, ...]] = {
             (25000, None),
             _final("settlement_points", preset("mahjongsoul")),
             # Each seat's own result from its score (the top's too: these scores add
-            # up to 120000, not the 100000 the start makes, and none takes the rest).
+            # up to 120000, not the 100000 the start makes, and none takes the rest:
+            # without settlement points the top has the oka, 13.3 + 15 + 20).
             expect=(
                 ((43300, 30700, 27000, 19000), (33.3, 10.7, -3.0, -21.0)),
-                ((43300, 30700, 27000, 19000), (28.3, 5.7, -8.0, -26.0)),
+                ((43300, 30700, 27000, 19000), (48.3, 5.7, -8.0, -26.0)),
             ),
         ),
     ),

@@ -133,7 +133,10 @@ def _results(
     else:
         for rank, seat in enumerate(order):
             values[seat] = _base(finals[seat], f) + uma[rank] + (oka if rank == 0 else 0)
-        if f.top_takes_rest:
+        if f.top_takes_rest and sum(finals) == n * start:
+            # The top takes what the others leave (their rounding, the oka), where the
+            # points in play are the start's: a game that started with other points
+            # (a Tenhou game under EMA's 30000) would hand the top the difference.
             values[order[0]] = -sum((values[s] for s in order[1:]), Decimal(0))
     return tuple(float(v.quantize(Decimal("0.1"), ROUND_HALF_UP)) for v in values)
 
