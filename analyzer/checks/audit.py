@@ -57,8 +57,9 @@ __all__ = ["AUDIT_VERSION", "FileAudit", "audit_log", "audit_path", "resolve_rul
 # ``source`` (a column of the store's findings table). 3: the findings table keeps each
 # finding's number in its game (``finding``) and its ``cause``. 4: the checks and the
 # causes of 2026-12-05 (docs/architecture.md), and a hand's ``delta`` null where the
-# log records none (it was 0).
-AUDIT_VERSION = "5"
+# log records none (it was 0). 6: rule settings applied to games of other rules
+# (kan ura, the top's result, a one-hand game's length) and their causes.
+AUDIT_VERSION = "6"
 
 
 @dataclass(frozen=True, slots=True)
