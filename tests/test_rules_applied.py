@@ -150,3 +150,17 @@ def test_the_top_result_follows_the_rules_formula_when_the_game_started_otherwis
         if f.code == "final-score-mismatch" and "result" in f.message
     }
     assert results == {0: -14.0, 1: -39.6, 2: 10.7, 3: 22.9}
+
+
+# An East game (GO type 0x41) that Tenhou extends into South: under rules with no
+# extension it ends after E4, and what the log then does in South follows from that.
+EXTENDED_GAME = "2014050315gm-0041-0000-7ddece8e.xml"
+
+
+def test_a_game_played_on_past_its_end_is_one_root() -> None:
+    findings = _audit(EXTENDED_GAME, **_preset_changes("worldatplay"))
+    ends = [(i, f) for i, f in enumerate(findings) if f.code == "game-end-mismatch"]
+    assert len(ends) == 2
+    (first, root), (_, later) = ends
+    assert "the log plays on into S1-0" in root.message and root.cause is None
+    assert later.cause == first

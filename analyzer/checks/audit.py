@@ -327,6 +327,7 @@ def audit_log(
     checks["chain_values_compared"] += compared
     found, checked, continued = check_game_end(log, game, state, rules)
     findings.extend(found)
+    links.extend(_ends_follow_first_end(found))
     links.extend(_ends_follow_labels(found, game, label_breaks))
     links.extend(_play_follows_label(findings, game, log, label_breaks))
     checks["game_lengths_checked"] += checked
@@ -798,6 +799,24 @@ def _values_follow_dealer(game: GameReplay, findings: list[Finding]) -> list[Lin
             if f.event in results and f.code in _MADE_OF_INDICATORS and f.cause is None
         )
     return out
+
+
+def _ends_follow_first_end(found: list[Finding]) -> list[Link]:
+    """A game the log plays on past the end the rules give it (an East game that
+    Tenhou extends into South, under rules with no extension): how the log then ends
+    it is judged from a game that was already over, and follows from that."""
+    ends = [
+        f
+        for f in found
+        if f.code == "game-end-mismatch" and f.event is not None and f.severity is Severity.ERROR
+    ]
+    if len(ends) < 2:
+        return []
+    first = min(ends, key=lambda f: f.event if f.event is not None else -1)
+    assert first.event is not None
+    return [
+        (f, first) for f in ends if f is not first and f.event is not None and f.event > first.event
+    ]
 
 
 def _ends_follow_labels(
