@@ -164,3 +164,18 @@ def test_a_game_played_on_past_its_end_is_one_root() -> None:
     (first, root), (_, later) = ends
     assert "the log plays on into S1-0" in root.message and root.cause is None
     assert later.cause == first
+
+
+# E2-1: seat 0's yakuman ron off seat 1 at 1 honba, seat 2 liable (pao): the log
+# splits it, seat 1 -16000 and seat 2 -16300 (Tenhou: the liable seat pays the honba).
+PAO_GAME = "2010060416gm-0061-0000-2d91fbe3.xml"
+
+
+def test_rules_without_liability_settle_the_win_without_it() -> None:
+    found = _errors(_audit(PAO_GAME, pao_yakuman=()), "E2-1")
+    pao = next(f for _, f in found if f.code == "pao-mismatch")
+    assert pao.message.endswith("log names seat 2 liable (pao), but these rules have no liability")
+    root = next(i for i, f in found if f is pao)
+    payments = {f.seat: (f.expected, f.actual) for _, f in found if f.code == "payment-mismatch"}
+    assert payments == {1: (-32300, -16000), 2: (0, -16300)}
+    assert all(f.cause == root for _, f in found if f.code == "payment-mismatch")

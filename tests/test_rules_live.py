@@ -608,7 +608,7 @@ CASES: dict[str, tuple[Case, ...]] = {
             "a real daisangen with a liable player",
             (frozenset({"daisangen", "daisuushii"}), frozenset()),
             _corpus("pao_yakuman", PAO_GAME),
-            expect=((), ("pao-mismatch",)),
+            expect=((), ("pao-mismatch", "payment-mismatch")),
         ),
     ),
     "pao_scope": (

@@ -194,23 +194,27 @@ def check_wins(
         pao = expected_pao(rec, result, rules)
         claims = rec.event.claims
         if claims.pao_recorded and claims.pao_seat != pao:
+            why = (
+                f"the calls make {_who(pao)} liable"
+                if rules.pao_yakuman
+                else "but these rules have no liability"
+            )
             out.append(
                 _err(
                     rnd,
                     rec,
                     path,
                     "pao-mismatch",
-                    f"log names {_who(claims.pao_seat)} liable (pao), the calls make "
-                    f"{_who(pao)} liable",
+                    f"log names {_who(claims.pao_seat)} liable (pao), {why}",
                     pao,
                     claims.pao_seat,
                 )
             )
-        deltas = settle_record(
-            result, rec, rules, pao if pao is not None else claims.pao_seat, takes_sticks
-        )
+        # Where the calls make nobody liable, the log's liable seat settles the win
+        # (its payments follow the pao-mismatch), unless the rules have no liability.
+        liable = pao if pao is not None or not rules.pao_yakuman else claims.pao_seat
+        deltas = settle_record(result, rec, rules, liable, takes_sticks)
         if blind and unsure is not None:
-            liable = pao if pao is not None else claims.pao_seat
             others: list[tuple[int, ...]] = []
             for ura in range(1, 13):
                 cand = with_ura_han(result, ura, ctx, rules)
