@@ -179,3 +179,20 @@ def test_rules_without_liability_settle_the_win_without_it() -> None:
     payments = {f.seat: (f.expected, f.actual) for _, f in found if f.code == "payment-mismatch"}
     assert payments == {1: (-32300, -16000), 2: (0, -16300)}
     assert all(f.cause == root for _, f in found if f.code == "payment-mismatch")
+
+
+def test_a_settlement_paid_otherwise_is_one_root_per_hand() -> None:
+    # No honba (mu): each payment of a hand played at 1 honba or more differs, one
+    # settlement: its first payment finding is the root, the others follow it.
+    # E4-1 of this game: a ron at 1 honba (-1300 / +2300 in the log).
+    found = _errors(_audit("2009071823gm-0041-0000-ff3a2214.xml", honba_ron=0), "E4-1")
+    assert [f.code for _, f in found] == ["payment-mismatch", "payment-mismatch"]
+    (first, root), (_, other) = found
+    assert root.cause is None and other.cause == first
+    # An exhaustive draw with another noten pool: one root, the payments that follow.
+    findings = _audit("2009071823gm-0041-0000-ff3a2214.xml", noten_pool=1000)
+    draws = {f.round for f in findings if "exhaustive draw" in f.message}
+    assert draws
+    for label in draws:
+        roots = [f for _, f in _errors(findings, label) if f.cause is None]
+        assert len(roots) == 1, (label, [f.message for f in roots])

@@ -253,6 +253,7 @@ def audit_log(
         findings.extend(found)
         findings.extend(_unread_yaku(rnd, log.path))
         _first_by_event(found, causes)
+        links.extend(_payments_follow_first(found))
         links.extend(_values_follow_han(found))
         links.extend(_payments_follow_value(found))
         links.extend(_payments_follow_pao(found))
@@ -271,6 +272,7 @@ def audit_log(
             )
             findings.extend(found)
             _first_by_event(found, causes)
+            links.extend(_payments_follow_first(found))
             links.extend(_payments_follow_tenpai(found))
             # A server's penalty is no draw of the rules: counted as what it is.
             penalty = rnd.draw.event.reason is DrawReason.PENALTY
@@ -867,6 +869,23 @@ def _play_follows_label(
             and f.event is not None
             and game.round_index_at(f.event) == k
         )
+    return out
+
+
+def _payments_follow_first(found: list[Finding]) -> list[Link]:
+    """One settlement, one root: a result paid otherwise than recomputed (a honba, a
+    noten pool of other rules) shows in several seats' payments; the others follow the
+    first. A finding the payments follow (the value, the tenpai set, the liable seat)
+    is linked after this, and is then their cause instead."""
+    first: dict[int, Finding] = {}
+    out: list[Link] = []
+    for f in found:
+        if f.code != "payment-mismatch" or f.event is None or f.severity is not Severity.ERROR:
+            continue
+        if f.event in first:
+            out.append((f, first[f.event]))
+        else:
+            first[f.event] = f
     return out
 
 
