@@ -18,7 +18,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from analyzer.checks.audit_wins import tenhou_yaku
+from analyzer.checks.audit_wins import settled_liable, tenhou_yaku
 from analyzer.engine.replay import counts34
 from analyzer.engine.state import RoundReplay, WinRecord
 from analyzer.hands.hand import waits
@@ -602,8 +602,9 @@ def _win_view(
         yaku.append(("kita", str(result.kita)))
     raw = sum(p.fu for p in result.fu_parts)
     deltas = w.deltas or (0,) * 4
-    # The audit settled the hand with the liable player it found, else the log's.
-    liable = w.pao if w.pao is not None else rec.event.claims.pao_seat
+    # The audit settled the hand with the liable player it found, else the log's
+    # (none under rules without liability).
+    liable = settled_liable(w.pao, rec.event.claims.pao_seat, facts.rules)
     return WinView(
         heading=f"{_who(rec.seat, dealer, facts)} wins by {how}",
         hand=hand,

@@ -196,3 +196,15 @@ def test_a_settlement_paid_otherwise_is_one_root_per_hand() -> None:
     for label in draws:
         roots = [f for _, f in _errors(findings, label) if f.cause is None]
         assert len(roots) == 1, (label, [f.message for f in roots])
+
+
+def test_the_report_names_no_liable_player_under_rules_without_liability() -> None:
+    from reports.views import build_game_view
+    from reports.views_facts import collect_game
+
+    log = load(str(corpus_file(PAO_GAME)))
+    rules = replace(resolve_rules(log, "auto"), pao_yakuman=frozenset())
+    view = build_game_view(collect_game(log, rules))
+    (k,) = [k for k, row in enumerate(view.rounds_table) if row.label == "E2-1"]
+    (win,) = view.rounds[k].wins
+    assert win.liable == ""  # the audit settled the win without a liable player

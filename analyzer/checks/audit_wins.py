@@ -22,7 +22,14 @@ from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile
 from mjaudit.yaku import SINGLE_FORM, Yaku
 
-__all__ = ["WinCheck", "check_win_tiles", "check_wins", "expected_pao", "tenhou_yaku"]
+__all__ = [
+    "WinCheck",
+    "check_win_tiles",
+    "check_wins",
+    "expected_pao",
+    "settled_liable",
+    "tenhou_yaku",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,9 +217,7 @@ def check_wins(
                     claims.pao_seat,
                 )
             )
-        # Where the calls make nobody liable, the log's liable seat settles the win
-        # (its payments follow the pao-mismatch), unless the rules have no liability.
-        liable = pao if pao is not None or not rules.pao_yakuman else claims.pao_seat
+        liable = settled_liable(pao, claims.pao_seat, rules)
         deltas = settle_record(result, rec, rules, liable, takes_sticks)
         if blind and unsure is not None:
             others: list[tuple[int, ...]] = []
@@ -530,6 +535,13 @@ def _compare_value(
 
 def _limit(limit: Limit) -> str:
     return "no limit" if limit is Limit.NONE else limit.name.lower()
+
+
+def settled_liable(pao: int | None, named: int | None, rules: Ruleset) -> int | None:
+    """The liable seat a win is settled with: the one the calls make (``pao``); where
+    they make none, the one the log names (its payments then follow the
+    pao-mismatch), unless the rules have no liability at all."""
+    return pao if pao is not None or not rules.pao_yakuman else named
 
 
 def _who(seat: int | None) -> str:
