@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
 
+from reports.i18n import gettext as _
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
@@ -138,7 +140,7 @@ def _place(fig: Figure, labels: Sequence[str], width: float, height: float) -> N
     )
 
 
-def _svg(fig: Figure, name: str) -> Markup:
+def _svg(fig: Figure, name: str, label: str) -> Markup:
     from matplotlib.backends.backend_svg import FigureCanvasSVG
 
     buf = io.StringIO()
@@ -160,7 +162,7 @@ def _svg(fig: Figure, name: str) -> Markup:
     )
     # Scale with the page: drop the fixed size, keep the viewBox.
     text = re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r"<svg\1", text, count=1)
-    text = text.replace("<svg", f'<svg class="chart" role="img" aria-label="{name}"', 1)
+    text = text.replace("<svg", f'<svg class="chart" role="img" aria-label="{escape(label)}"', 1)
     return Markup(text.strip())
 
 
@@ -174,6 +176,7 @@ def line_chart(
     width: float = 8.0,
     height: float = 3.2,
     zero_line: bool = False,
+    label: str | None = None,
 ) -> Markup:
     """One line per series over ``labels`` (the x ticks), with optional markers.
 
@@ -181,6 +184,8 @@ def line_chart(
     the axis label, the legend) are written into the SVG here, at the places the
     axes' transform gives. Laying out text is most of what matplotlib would spend on
     a chart (docs/scale.md), and the browser draws the text with its own fonts anyway.
+    ``name`` prefixes the chart's ids; ``label`` is what it is called for a screen
+    reader (``name`` when not given).
     """
     # Text stays text in the SVG (the browser picks the font), so glyphs missing
     # from matplotlib's own font only affect its layout estimate: not worth a warning.
@@ -219,9 +224,9 @@ def line_chart(
         ax.spines["top"].set_visible(False)
         ax.spines["right"].set_visible(False)
         kinds = [k for k in ("win", "deal-in", "riichi") if any(m.kind == k for m in markers)]
-        shown = [_fitted(t) for t, _ in series] + kinds
+        shown = [_fitted(t) for t, _ in series] + [_kind_name(k) for k in kinds]
         _place(fig, shown, width, height)
-        svg = str(_svg(fig, name))
+        svg = str(_svg(fig, name, name if label is None else label))
         to_svg = _svg_coordinates(fig, ax)
         step = max(1, -(-len(labels) // 12))
         texts = [
@@ -290,7 +295,7 @@ def _legend(
     x, y = at[0] + 12, at[1] + 8
     rows: list[str] = []
     row = _LEGEND_FONT * 1.4
-    for k, (title, _) in enumerate(series):
+    for k, (title, _ys) in enumerate(series):
         colour = colours[k % len(colours)]
         rows.append(
             f'<line x1="{x:.1f}" y1="{y - 3:.1f}" x2="{x + 16:.1f}" y2="{y - 3:.1f}" '
@@ -302,9 +307,14 @@ def _legend(
         rows.append(
             f'<text x="{x + 8:.1f}" y="{y:.1f}" text-anchor="middle">{_GLYPHS[kind]}</text>'
         )
-        rows.append(_text(x + 22, y, kind, "start"))
+        rows.append(_text(x + 22, y, _kind_name(kind), "start"))
         y += row
     return rows
 
 
 _GLYPHS = {"win": "▲", "deal-in": "▼", "riichi": "◆"}
+
+
+def _kind_name(kind: str) -> str:
+    """A marker's kind in the legend, in the pages' language."""
+    return {"win": _("win"), "deal-in": _("deal-in"), "riichi": _("riichi")}[kind]

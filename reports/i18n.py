@@ -7,8 +7,12 @@ templates call as ``_("...")``, and the views' :func:`yaku_name` and
 :func:`wind_name` read it. A message without an entry shows in English, which
 tests/test_i18n.py forbids for the templates' own messages. Yaku and winds have
 their own tables, in the names players of each language use (the Japanese yaku
-names are Tenhou's). What the audit says (a finding's message, a step's caption
-beyond its winds) stays in English.
+names are Tenhou's, the ranks as Tenhou and Mahjong Soul write them). Words the
+views make from the audit's facts (a result, a fu part, a draw's kind, a step's
+caption) are messages too, with named fields: ``_("Tsumo: {winner}")``. What the
+audit itself says (a finding's code and message) and the room as the log names it
+stay in English. Shanten is written ``3向聴``, a digit and the word, as Tenhou and
+the Japanese review tools write it (the page's other numbers are digits too).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from mjaudit.yaku import Yaku
+from parsers.tenhou_json import DAN_TEXTS
 from parsers.tenhou_json_result import YAKU_NAMES
 
 __all__ = [
@@ -27,6 +32,7 @@ __all__ = [
     "current",
     "gettext",
     "language",
+    "rank_name",
     "round_title",
     "translator",
     "wind_name",
@@ -69,7 +75,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         ),
         "Game": "対局",
         "Games": "対局",
-        "Han": "翻",
+        "Han": "飜",
         "Inputs that could not be read": "読めなかった入力",
         "No games for this player.": "このプレイヤーの対局はありません。",
         "None: every hand, payment and score agrees with the rules.": (
@@ -149,7 +155,135 @@ MESSAGES: dict[str, dict[str, str]] = {
         "keeps": "の残した形",
         "a complete hand": "和了形",
         "tenpai": "聴牌",
-        "shanten": "向聴",
+        "{n}-shanten": "{n}向聴",
+        # An efficiency note: what a discard kept, and the discards that kept more.
+        "discarding {tile} leaves {shanten} with {ukeire} tiles that improve it": (
+            "{tile} 切りは {shanten}、受け入れ {ukeire} 枚"
+        ),
+        "{better} leaves {best} with {best_ukeire}": (
+            "{better} 切りなら {best}、受け入れ {best_ukeire} 枚"
+        ),
+        "{better} leave {best} with {best_ukeire}": (
+            "{better} 切りなら {best}、受け入れ {best_ukeire} 枚"
+        ),
+        " or ": "・",
+        # The score chart: its axis, its end, its markers and their legend.
+        "points": "点数",
+        "score-chart": "点数推移のグラフ",
+        "end": "終局",
+        "win": "和了",
+        "deal-in": "放銃",
+        "{round}: {name} wins {points}": "{round}: {name} 和了 {points}",
+        "{round}: {name} deals in": "{round}: {name} 放銃",
+        "{round}: {name} riichi": "{round}: {name} リーチ",
+        # Results, headings and values of a hand.
+        "Tsumo: {winner}": "ツモ: {winner}",
+        "Ron: {winner} ← {loser}": "ロン: {winner} ← {loser}",
+        " {fu} fu {han} han": " {fu}符{han}飜",
+        " · pao: {liable}": " · 責任払い: {liable}",
+        "{winner} wins by tsumo": "{winner} ツモ和了",
+        "{winner} wins by ron from {loser}": "{winner} ロン和了 ({loser} から)",
+        "yakuman ×{n} = {total}": "役満 ×{n} = {total}",
+        "{fu} fu {han} han = {total}": "{fu}符{han}飜 = {total}",
+        "kita": "抜きドラ",
+        "mangan": "満貫",
+        "haneman": "跳満",
+        "baiman": "倍満",
+        "sanbaiman": "三倍満",
+        "replay stopped: the log contradicts itself": "再生停止: 牌譜が矛盾しています",
+        "{round} step {step}": "{round} 手順 {step}",
+        # Draws.
+        "Draw": "流局",
+        "Draw: tenpai {seats}": "流局: 聴牌 {seats}",
+        "Draw: tenpai nobody": "流局: 全員不聴",
+        "Draw: nagashi mangan": "流局: 流し満貫",
+        "Draw: nagashi mangan; tenpai {seats}": "流局: 流し満貫; 聴牌 {seats}",
+        "Abortive draw ({reason})": "途中流局 ({reason})",
+        "Penalty (the server ended the hand)": "罰符 (サーバーが局を終了)",
+        "Penalty: {seat} pays a mangan chombo": "罰符: {seat} が満貫のチョンボを支払う",
+        "exhaustive": "荒牌平局",
+        "nagashi-mangan": "流し満貫",
+        "kyuushu": "九種九牌",
+        "suufon-renda": "四風連打",
+        "suucha-riichi": "四家立直",
+        "suukaikan": "四開槓",
+        "sanchahou": "三家和",
+        "penalty": "罰符",
+        # Recorded against recomputed.
+        "yaku": "役",
+        "han": "飜",
+        "fu": "符",
+        "limit": "満貫以上の区分",
+        "seat {seat}": "席{seat}",
+        # Fu, line by line (analyzer/hands/fu.py's reasons).
+        "base": "副底",
+        "closed ron": "門前加符",
+        "tsumo": "ツモ符",
+        "chiitoitsu": "七対子",
+        "pinfu tsumo": "平和ツモ",
+        "open pinfu shape": "喰い平和の形",
+        "kanchan wait": "嵌張待ち",
+        "penchan wait": "辺張待ち",
+        "tanki wait": "単騎待ち",
+        "pair of dragon": "三元牌の雀頭",
+        "pair of double wind": "連風牌の雀頭",
+        "pair of seat wind": "自風牌の雀頭",
+        "pair of round wind": "場風牌の雀頭",
+        "rounding up": "切り上げ",
+        "closed triplet {tile}": "暗刻 {tile}",
+        "open triplet {tile}": "明刻 {tile}",
+        "closed kan {tile}": "暗槓 {tile}",
+        "open kan {tile}": "明槓 {tile}",
+        # The board's captions, one per step.
+        "{seat} draws {tile}": "{seat} ツモ {tile}",
+        "{seat} discards {tile}": "{seat} 打 {tile}",
+        "{seat} discards {tile} (tsumogiri)": "{seat} 打 {tile} (ツモ切り)",
+        "{seat} calls {kind} {tiles}": "{seat} {kind} {tiles}",
+        "chi": "チー",
+        "pon": "ポン",
+        "daiminkan": "大明槓",
+        "ankan": "暗槓",
+        "kakan": "加槓",
+        "new dora indicator {tile}": "新ドラ表示牌 {tile}",
+        "{seat} declares riichi": "{seat} リーチ宣言",
+        "{seat}'s riichi stick is paid": "{seat} のリーチ棒が供託される",
+        "{seat} wins by ron on {loser}": "{seat} ロン和了 ({loser} から)",
+        "draw: {reason}": "流局: {reason}",
+        "the server ends the hand with a penalty": "サーバーが罰符で局を終える",
+        "{round}: dealer {seat}": "{round}: 親 {seat}",
+        # Why a seat is furiten: its own discards, a win passed this turn, in riichi.
+        "discard": "捨て牌",
+        "temporary": "同巡内",
+        # A finding's severity.
+        "error": "エラー",
+        "warning": "警告",
+        "info": "注記",
+        # The badges above the findings.
+        "{n} mismatch in {wins} win": "和了 {wins} 件中 不一致 {n} 件",
+        "{n} mismatches in {wins} win": "和了 {wins} 件中 不一致 {n} 件",
+        "{n} mismatch in {wins} wins": "和了 {wins} 件中 不一致 {n} 件",
+        "{n} mismatches in {wins} wins": "和了 {wins} 件中 不一致 {n} 件",
+        "Wins re-scored: yaku, han, fu, points, limit and every seat's payment": (
+            "再計算した和了: 役・飜・符・点数・満貫以上の区分・各席の支払い"
+        ),
+        "{n} furiten error": "フリテンのエラー {n} 件",
+        "{n} furiten errors": "フリテンのエラー {n} 件",
+        "Wins that furiten forbade (ron-while-furiten)": ("フリテンで禁じられたロン和了"),
+        "{n} furiten note": "フリテンの注記 {n} 件",
+        "{n} furiten notes": "フリテンの注記 {n} 件",
+        "Missed wins, riichi while furiten, discards into furiten": (
+            "見逃し・フリテン立直・フリテンになる打牌"
+        ),
+        "furiten not checked": "フリテン未確認",
+        "analyzer.review.furiten is not installed": "analyzer.review.furiten が入っていません",
+        "{n} other error": "その他のエラー {n} 件",
+        "{n} other errors": "その他のエラー {n} 件",
+        "Dora, score chain, final scores, calls, riichi or a log that cannot be replayed": (
+            "ドラ・点数の推移・最終持ち点・副露・リーチ、または再生できない牌譜"
+        ),
+        "{n} warning": "警告 {n} 件",
+        "{n} warnings": "警告 {n} 件",
+        "Rules read from the log or assumed": "牌譜から読んだ、または仮定したルール",
     }
 }
 
@@ -206,6 +340,29 @@ def yaku_name(yaku: Yaku, lang: str | None = None) -> str:
 def wind_name(wind: int, lang: str | None = None) -> str:
     """Wind 0..3 (East..North) by name, in the current language by default."""
     return _WINDS.get(lang or _LANG.get(), _WINDS["en"])[wind % 4]
+
+
+# Mahjong Soul's ranks (``parsers.mahjongsoul_names.RANK_NAMES``) as its Japanese
+# client names them.
+_MS_RANKS_JA = {
+    "Novice": "初心",
+    "Adept": "雀士",
+    "Expert": "雀傑",
+    "Master": "雀豪",
+    "Saint": "雀聖",
+    "Celestial": "魂天",
+}
+
+
+def rank_name(dan: str, lang: str | None = None) -> str:
+    """A rank as the parsers name it (``7dan``, ``1kyu``, ``Master 3``), in the current
+    language by default: ``七段``, ``1級``, ``雀豪3`` in Japanese."""
+    if (lang or _LANG.get()) != "ja":
+        return dan
+    if dan in DAN_TEXTS:
+        return DAN_TEXTS[dan]
+    name, _, stars = dan.partition(" ")
+    return f"{_MS_RANKS_JA[name]}{stars}" if name in _MS_RANKS_JA else dan
 
 
 def round_title(round_index: int, honba: int, sticks: int) -> str:

@@ -22,17 +22,19 @@ from analyzer.checks.audit_wins import settled_liable, tenhou_yaku
 from analyzer.engine.replay import counts34
 from analyzer.engine.state import RoundReplay, WinRecord
 from analyzer.hands.hand import waits
+from analyzer.review.efficiency import DiscardOption, EfficiencyNote
 from mjaudit.events import DrawReason, Limit, PlayerInfo, WinClaims
 from mjaudit.findings import Finding, Severity
 from mjaudit.tiles import Tile, to_mpsz
 from mjaudit.yaku import BONUS_YAKU, Yaku
 from reports.charts import SEAT_COLOURS, Marker, line_chart
 from reports.i18n import gettext as _
-from reports.i18n import round_title, yaku_name
+from reports.i18n import rank_name, round_title, yaku_name
 from reports.tiles_svg import group_html
 from reports.views_board import (
     BoardView,
     board_view,
+    draw_reason,
     meld_tokens,
     tile_group,
     wind_of,
@@ -50,6 +52,7 @@ __all__ = [
     "RoundView",
     "WinView",
     "build_game_view",
+    "fu_reason",
     "name_seats",
     "script_json",
 ]
@@ -262,7 +265,10 @@ def _finding_rows(
         href, where = "#summary", "game"
         if f.event is not None and f.event in steps:
             r, k = steps[f.event]
-            href, where = f"#r{r}s{k}", f"{rounds[r].label} step {k}"
+            href, where = (
+                f"#r{r}s{k}",
+                _("{round} step {step}").format(round=rounds[r].label, step=k),
+            )
         elif f.event is not None:
             found = round_of(f.event)
             if found is not None:
@@ -312,12 +318,17 @@ def _badges(facts: GameFacts) -> tuple[Badge, ...]:
     errors = [f for f in facts.findings if f.severity is Severity.ERROR]
     wins = sum(len(w) for w in facts.wins)
     score_errors = sum(1 for f in errors if f.code in SCORE_CODES)
+    mismatches = {
+        (True, True): _("{n} mismatch in {wins} win"),
+        (False, True): _("{n} mismatches in {wins} win"),
+        (True, False): _("{n} mismatch in {wins} wins"),
+        (False, False): _("{n} mismatches in {wins} wins"),
+    }[score_errors == 1, wins == 1]
     out = [
         Badge(
-            f"{score_errors} mismatch{'es' if score_errors != 1 else ''} in {wins} "
-            f"win{'s' if wins != 1 else ''}",
+            mismatches.format(n=score_errors, wins=wins),
             "error" if score_errors else "ok",
-            "Wins re-scored: yaku, han, fu, points, limit and every seat's payment",
+            _("Wins re-scored: yaku, han, fu, points, limit and every seat's payment"),
         )
     ]
     if facts.furiten_known:
@@ -327,39 +338,48 @@ def _badges(facts: GameFacts) -> tuple[Badge, ...]:
         )
         out.append(
             Badge(
-                f"{furiten} furiten error{'s' if furiten != 1 else ''}",
+                (_("{n} furiten error") if furiten == 1 else _("{n} furiten errors")).format(
+                    n=furiten
+                ),
                 "error" if furiten else "ok",
-                "Wins that furiten forbade (ron-while-furiten)",
+                _("Wins that furiten forbade (ron-while-furiten)"),
             )
         )
         if notes:
             out.append(
                 Badge(
-                    f"{notes} furiten note{'s' if notes != 1 else ''}",
+                    (_("{n} furiten note") if notes == 1 else _("{n} furiten notes")).format(
+                        n=notes
+                    ),
                     "info",
-                    "Missed wins, riichi while furiten, discards into furiten",
+                    _("Missed wins, riichi while furiten, discards into furiten"),
                 )
             )
     else:
         out.append(
-            Badge("furiten not checked", "warning", "analyzer.review.furiten is not installed")
+            Badge(
+                _("furiten not checked"),
+                "warning",
+                _("analyzer.review.furiten is not installed"),
+            )
         )
+    why_other = _("Dora, score chain, final scores, calls, riichi or a log that cannot be replayed")
     other = len(errors) - score_errors - sum(1 for f in errors if f.code in FURITEN_CODES)
     if other:
         out.append(
             Badge(
-                f"{other} other error{'s' if other != 1 else ''}",
+                (_("{n} other error") if other == 1 else _("{n} other errors")).format(n=other),
                 "error",
-                "Dora, score chain, final scores, calls, riichi or a log that cannot be replayed",
+                why_other,
             )
         )
     warnings = sum(1 for f in facts.findings if f.severity is Severity.WARNING)
     if warnings:
         out.append(
             Badge(
-                f"{warnings} warning{'s' if warnings != 1 else ''}",
+                (_("{n} warning") if warnings == 1 else _("{n} warnings")).format(n=warnings),
                 "warning",
-                "Rules read from the log or assumed",
+                _("Rules read from the log or assumed"),
             )
         )
     return tuple(out)
@@ -398,8 +418,8 @@ def _rank_text(info: PlayerInfo, platform: str | None = None) -> str:
         if not info.dan:
             return ""
         points = f" · {info.rate:g} pt" if info.rate is not None else ""
-        return f"{info.dan}{points}"
-    parts = [info.dan] if info.dan else []
+        return f"{rank_name(info.dan)}{points}"
+    parts = [rank_name(info.dan)] if info.dan else []
     if info.rate is not None:
         parts.append(f"R{info.rate:g}")
     return " ".join(parts)
@@ -420,14 +440,22 @@ def _win_line(w: ScoredWin, dealer: int, facts: GameFacts) -> str:
     fu = claims.fu if claims.fu is not None else (w.result.fu if w.result else None)
     winner = _who(rec.seat, dealer, facts)
     if rec.tsumo:
-        head = f"Tsumo: {winner}"
+        head = _("Tsumo: {winner}").format(winner=winner)
     else:
-        head = f"Ron: {winner} ← {_who(rec.from_seat, dealer, facts)}"
-    value = f" {fu} fu {han} han" if han and fu and not claims.yakuman else ""
+        head = _("Ron: {winner} ← {loser}").format(
+            winner=winner, loser=_who(rec.from_seat, dealer, facts)
+        )
+    value = (
+        _(" {fu} fu {han} han").format(fu=fu, han=han) if han and fu and not claims.yakuman else ""
+    )
     # The row shows the log's payments: the liable player the log names, else the
     # one the audit found.
     liable = claims.pao_seat if claims.pao_recorded and claims.pao_seat is not None else w.pao
-    pao = f" · pao: {_who(liable, dealer, facts)}" if liable is not None else ""
+    pao = (
+        _(" · pao: {liable}").format(liable=_who(liable, dealer, facts))
+        if liable is not None
+        else ""
+    )
     return f"{head} {points} ({', '.join(yaku or [])}){value}{pao}"
 
 
@@ -458,7 +486,7 @@ def _round_rows(facts: GameFacts, errors_by_round: Counter[int]) -> tuple[RoundR
         if rnd.draw is not None:
             results.append(_draw_heading(rnd, facts))
         if not rnd.complete:
-            results.append("replay stopped: the log contradicts itself")
+            results.append(_("replay stopped: the log contradicts itself"))
         deltas = _deltas_of(rnd, facts.wins[k], players)
         out.append(
             RoundRow(
@@ -482,19 +510,23 @@ def _draw_heading(rnd: RoundReplay, facts: GameFacts) -> str:
         # A server's penalty for an invalid move (mjai.app): no draw of the rules.
         paid = ev.claims.deltas
         if paid is None:
-            return "Penalty (the server ended the hand)"
+            return _("Penalty (the server ended the hand)")
         payer = min(range(facts.players), key=lambda s: paid[s])
-        return f"Penalty: {_who(payer, dealer, facts)} pays a mangan chombo"
+        return _("Penalty: {seat} pays a mangan chombo").format(seat=_who(payer, dealer, facts))
     if reason.abortive:
-        return f"Abortive draw ({reason.value})"
+        return _("Abortive draw ({reason})").format(reason=draw_reason(reason))
     tenpai = ev.claims.tenpai
-    names = ", ".join(_who(s, dealer, facts) for s in tenpai or ()) or "nobody"
+    names = ", ".join(_who(s, dealer, facts) for s in tenpai or ())
     if reason.value == "nagashi-mangan":
         # The hands shown below are the tenpai ones, not the nagashi pond's.
-        return f"Draw: nagashi mangan; tenpai {names}" if tenpai else "Draw: nagashi mangan"
+        if not tenpai:
+            return _("Draw: nagashi mangan")
+        return _("Draw: nagashi mangan; tenpai {seats}").format(seats=names)
     if tenpai is None:
-        return "Draw"
-    return f"Draw: tenpai {names}"
+        return _("Draw")
+    if not names:
+        return _("Draw: tenpai nobody")
+    return _("Draw: tenpai {seats}").format(seats=names)
 
 
 def _hand_groups(rec: WinRecord) -> tuple[Markup, Markup, tuple[Markup, ...]]:
@@ -526,7 +558,7 @@ def _compare(
         )
 
     if result is None:
-        row("points", claims.points, None)
+        row(_("points"), claims.points, None)
         return tuple(rows)
     ctx = w.record.context
     if result.yakuman:
@@ -536,21 +568,23 @@ def _compare(
         want = tenhou_yaku(result, ctx.riichi or ctx.double_riichi)
         want_list = sorted(_yaku_text(y, h) for (y, h) in want.elements())
         have = sorted(_yaku_text(y, h) for y, h in claims.yaku) if claims.yaku is not None else None
-    row("yaku", ", ".join(have) if have is not None else None, ", ".join(want_list))
+    row(_("yaku"), ", ".join(have) if have is not None else None, ", ".join(want_list))
     if not result.yakuman:
-        row("han", claims.han, result.han)
-        row("fu", claims.fu, result.fu)
-    row("points", claims.points, result.total)
+        row(_("han"), claims.han, result.han)
+        row(_("fu"), claims.fu, result.fu)
+    row(_("points"), claims.points, result.total)
     limit = w.limit if w.limit is not None else result.limit
     row(
-        "limit",
+        _("limit"),
         _limit(claims.limit) if claims.limit is not None else None,
         _limit(limit),
     )
     if w.deltas is not None:
         for s in range(players):
             row(
-                f"{wind_of(s, dealer, players)} {names[s]}" if names else f"seat {s}",
+                f"{wind_of(s, dealer, players)} {names[s]}"
+                if names
+                else _("seat {seat}").format(seat=s),
                 _signed(claims.deltas[s]) if claims.deltas is not None else None,
                 _signed(w.deltas[s]),
             )
@@ -558,7 +592,51 @@ def _compare(
 
 
 def _limit(limit: Limit) -> str:
-    return "—" if limit is Limit.NONE else limit.name.lower()
+    """A limit band by name: ``mangan``, ``満貫``."""
+    if limit is Limit.NONE:
+        return "—"
+    if limit is Limit.YAKUMAN:
+        return _("yakuman")
+    return {
+        Limit.MANGAN: _("mangan"),
+        Limit.HANEMAN: _("haneman"),
+        Limit.BAIMAN: _("baiman"),
+        Limit.SANBAIMAN: _("sanbaiman"),
+    }[limit]
+
+
+_SET_PART = re.compile(r"(closed|open) (triplet|kan) (\S+)")
+
+
+def fu_reason(reason: str) -> str:
+    """A fu part's reason as ``analyzer.hands.fu`` gives it (``closed ron``, ``open
+    triplet 7p``) in the pages' language; one the catalogue does not know shows as is."""
+    m = _SET_PART.fullmatch(reason)
+    if m is None:
+        return {
+            "base": _("base"),
+            "closed ron": _("closed ron"),
+            "tsumo": _("tsumo"),
+            "chiitoitsu": _("chiitoitsu"),
+            "pinfu tsumo": _("pinfu tsumo"),
+            "open pinfu shape": _("open pinfu shape"),
+            "kanchan wait": _("kanchan wait"),
+            "penchan wait": _("penchan wait"),
+            "tanki wait": _("tanki wait"),
+            "pair of dragon": _("pair of dragon"),
+            "pair of double wind": _("pair of double wind"),
+            "pair of seat wind": _("pair of seat wind"),
+            "pair of round wind": _("pair of round wind"),
+            "rounding up": _("rounding up"),
+        }.get(reason, reason)
+    state, what, tile = m.groups()
+    text = {
+        ("closed", "triplet"): _("closed triplet {tile}"),
+        ("open", "triplet"): _("open triplet {tile}"),
+        ("closed", "kan"): _("closed kan {tile}"),
+        ("open", "kan"): _("open kan {tile}"),
+    }[state, what]
+    return text.format(tile=tile)
 
 
 def _win_view(
@@ -566,7 +644,14 @@ def _win_view(
 ) -> WinView:
     rec = w.record
     dealer = rnd.start.dealer
-    how = "tsumo" if rec.tsumo else f"ron from {_who(rec.from_seat, dealer, facts)}"
+    winner = _who(rec.seat, dealer, facts)
+    heading = (
+        _("{winner} wins by tsumo").format(winner=winner)
+        if rec.tsumo
+        else _("{winner} wins by ron from {loser}").format(
+            winner=winner, loser=_who(rec.from_seat, dealer, facts)
+        )
+    )
     hand, win_tile, melds = _hand_groups(rec)
     result = w.result
     players = facts.players
@@ -574,7 +659,7 @@ def _win_view(
     href = f"#r{r}s{step[1]}" if step else f"#r{r}"
     if result is None:
         return WinView(
-            heading=f"{_who(rec.seat, dealer, facts)} wins by {how}",
+            heading=heading,
             hand=hand,
             win_tile=win_tile,
             melds=melds,
@@ -588,31 +673,33 @@ def _win_view(
             href=href,
         )
     if result.yakuman:
-        value = f"yakuman ×{result.yakuman} = {result.total}"
+        value = _("yakuman ×{n} = {total}").format(n=result.yakuman, total=result.total)
     else:
-        value = f"{result.fu} fu {result.han} han = {result.total}"
+        value = _("{fu} fu {han} han = {total}").format(
+            fu=result.fu, han=result.han, total=result.total
+        )
         if result.limit is not Limit.NONE:
-            value += f" ({result.limit.name.lower()})"
+            value += f" ({_limit(result.limit)})"
     yaku = [(yaku_name(y.yaku), _("yakuman") if y.yakuman else str(y.han)) for y in result.yaku]
     bonus = ((Yaku.DORA, result.dora), (Yaku.AKA_DORA, result.aka), (Yaku.URA_DORA, result.ura))
     for label, n in ((yaku_name(y), n) for y, n in bonus):
         if n:
             yaku.append((label, str(n)))
     if result.kita:
-        yaku.append(("kita", str(result.kita)))
+        yaku.append((_("kita"), str(result.kita)))
     raw = sum(p.fu for p in result.fu_parts)
     deltas = w.deltas or (0,) * 4
     # The audit settled the hand with the liable player it found, else the log's
     # (none under rules without liability).
     liable = settled_liable(w.pao, rec.event.claims.pao_seat, facts.rules)
     return WinView(
-        heading=f"{_who(rec.seat, dealer, facts)} wins by {how}",
+        heading=heading,
         hand=hand,
         win_tile=win_tile,
         melds=melds,
         value=value,
         yaku=tuple(yaku),
-        fu_parts=tuple((p.reason, str(p.fu)) for p in result.fu_parts),
+        fu_parts=tuple((fu_reason(p.reason), str(p.fu)) for p in result.fu_parts),
         fu_total=f"{raw} → {result.fu}" if raw != result.fu else str(result.fu),
         payments=tuple((_who(s, dealer, facts), _signed(deltas[s])) for s in range(players)),
         compare=_compare(w, players, facts.names, dealer),
@@ -760,7 +847,7 @@ def _turn_notes(
     for (r, at), turn in facts.turns.items():
         if r != round_no or at not in steps:
             continue
-        best = ", ".join(str(o) for o in turn.turn.best) or "-"
+        best = ", ".join(_option(o) for o in turn.turn.best) or "-"
         shanten = _shanten(turn.shanten)
         out.append([
             steps[at][1], "turn",
@@ -770,17 +857,39 @@ def _turn_notes(
             continue
         at_discard = steps[turn.discard_index][1]
         if turn.kept is not None:
-            out.append([at_discard, "turn", f"{name} {keeps} {turn.kept}"])
+            out.append([at_discard, "turn", f"{name} {keeps} {_option(turn.kept)}"])
         if turn.note is not None:
-            out.append([at_discard, "efficiency", f"{name}: {turn.note.text}"])
+            out.append([at_discard, "efficiency", f"{name}: {_note(turn.note)}"])
     return out
+
+
+def _option(o: DiscardOption) -> str:
+    """A discard and what it leaves: ``1z: 4-shanten, 1m 2m 6z: 73`` (its ukeire)."""
+    return f"{Tile(o.kind)}: {_shanten(o.shanten)}, {o.ukeire}"
+
+
+def _note(note: EfficiencyNote) -> str:
+    """An efficiency note (``EfficiencyNote``'s facts) in the pages' language."""
+    kept = _("discarding {tile} leaves {shanten} with {ukeire} tiles that improve it")
+    better = (
+        _("{better} leaves {best} with {best_ukeire}")
+        if len(note.better) == 1
+        else _("{better} leave {best} with {best_ukeire}")
+    )
+    return "; ".join((
+        kept.format(tile=Tile(note.discarded), shanten=_shanten(note.shanten), ukeire=note.ukeire),
+        better.format(
+            better=_(" or ").join(str(Tile(k)) for k in note.better),
+            best=_shanten(note.better_shanten),
+            best_ukeire=note.better_ukeire,
+        ),
+    ))  # fmt: skip
 
 
 def _shanten(n: int) -> str:
     if n < 0:
         return _("a complete hand")
-    word = _("shanten")
-    return _("tenpai") if n == 0 else f"{n}-{word}"
+    return _("tenpai") if n == 0 else _("{n}-shanten").format(n=n)
 
 
 def _round_title(rnd: RoundReplay) -> str:
@@ -791,7 +900,7 @@ def _round_title(rnd: RoundReplay) -> str:
 def _score_chart(facts: GameFacts) -> Markup:
     players = facts.players
     rounds = facts.game.rounds
-    labels = [rnd.label for rnd in rounds] + ["end"]
+    labels = [rnd.label for rnd in rounds] + [_("end")]
     series: list[list[float]] = [[] for _ in range(players)]
     for rnd in rounds:
         for s in range(players):
@@ -807,7 +916,9 @@ def _score_chart(facts: GameFacts) -> Markup:
         for w in facts.wins[k]:
             rec = w.record
             pts = rec.event.claims.points
-            what = f"{rnd.label}: {facts.names[rec.seat]} wins {pts if pts is not None else ''}"
+            what = _("{round}: {name} wins {points}").format(
+                round=rnd.label, name=facts.names[rec.seat], points=pts if pts is not None else ""
+            )
             markers.append(Marker(rec.seat, x, series[rec.seat][x], "win", what.strip()))
             if not rec.tsumo:
                 markers.append(
@@ -816,16 +927,20 @@ def _score_chart(facts: GameFacts) -> Markup:
                         x,
                         series[rec.from_seat][x],
                         "deal-in",
-                        f"{rnd.label}: {facts.names[rec.from_seat]} deals in",
+                        _("{round}: {name} deals in").format(
+                            round=rnd.label, name=facts.names[rec.from_seat]
+                        ),
                     )
                 )
         for s in sorted(set(rnd.riichi_seats)):
             y = (series[s][k] + series[s][x]) / 2
-            markers.append(Marker(s, k + 0.5, y, "riichi", f"{rnd.label}: {facts.names[s]} riichi"))
+            what = _("{round}: {name} riichi").format(round=rnd.label, name=facts.names[s])
+            markers.append(Marker(s, k + 0.5, y, "riichi", what))
     return line_chart(
         "score-chart",
         labels[: len(series[0])] if series[0] else labels,
         [(facts.names[s], series[s]) for s in range(players)],
         markers,
-        ylabel="points",
+        ylabel=_("points"),
+        label=_("score-chart"),
     )

@@ -63,6 +63,7 @@ from mjaudit.events import (
 )
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile, to_mpsz
+from reports.i18n import gettext as _
 from reports.i18n import wind_name
 from reports.tiles_svg import group_html
 
@@ -75,6 +76,7 @@ __all__ = [
     "SeatState",
     "board_view",
     "dora_shown",
+    "draw_reason",
     "meld_tokens",
     "split_tokens",
     "tile_group",
@@ -161,30 +163,64 @@ def dora_shown(state: RoundState) -> str:
     return shown
 
 
+def draw_reason(reason: DrawReason) -> str:
+    """A draw's kind by name: ``kyuushu`` (``DrawReason``'s value), ``九種九牌``."""
+    return {
+        DrawReason.EXHAUSTIVE: _("exhaustive"),
+        DrawReason.NAGASHI_MANGAN: _("nagashi-mangan"),
+        DrawReason.KYUUSHU: _("kyuushu"),
+        DrawReason.SUUFON_RENDA: _("suufon-renda"),
+        DrawReason.SUUCHA_RIICHI: _("suucha-riichi"),
+        DrawReason.SUUKAIKAN: _("suukaikan"),
+        DrawReason.SANCHAHOU: _("sanchahou"),
+        DrawReason.PENALTY: _("penalty"),
+    }[reason]
+
+
+def _meld_kind(kind: MeldKind) -> str:
+    """A call by name: ``pon``, ``ポン``."""
+    return {
+        MeldKind.CHI: _("chi"),
+        MeldKind.PON: _("pon"),
+        MeldKind.DAIMINKAN: _("daiminkan"),
+        MeldKind.KAKAN: _("kakan"),
+        MeldKind.ANKAN: _("ankan"),
+        MeldKind.KITA: _("kita"),
+    }[kind]
+
+
 def _caption(ev: Event, who: Sequence[str]) -> str:
     """What happened at a step; ``who[s]`` is seat s's wind in the hand and name."""
     match ev:
         case DrawTile():
-            return f"{who[ev.seat]} draws {_NAME[ev.tile]}"
+            return _("{seat} draws {tile}").format(seat=who[ev.seat], tile=_NAME[ev.tile])
         case Discard():
-            tsumogiri = " (tsumogiri)" if ev.tsumogiri else ""
-            return f"{who[ev.seat]} discards {_NAME[ev.tile]}{tsumogiri}"
+            text = (
+                _("{seat} discards {tile} (tsumogiri)")
+                if ev.tsumogiri
+                else _("{seat} discards {tile}")
+            )
+            return text.format(seat=who[ev.seat], tile=_NAME[ev.tile])
         case DeclareMeld():
-            return f"{who[ev.seat]} calls {ev.meld.kind.value} {to_mpsz(ev.meld.tiles)}"
+            return _("{seat} calls {kind} {tiles}").format(
+                seat=who[ev.seat], kind=_meld_kind(ev.meld.kind), tiles=to_mpsz(ev.meld.tiles)
+            )
         case DoraReveal():
-            return f"new dora indicator {ev.indicator}"
+            return _("new dora indicator {tile}").format(tile=ev.indicator)
         case RiichiDeclared():
-            return f"{who[ev.seat]} declares riichi"
+            return _("{seat} declares riichi").format(seat=who[ev.seat])
         case RiichiAccepted():
-            return f"{who[ev.seat]}'s riichi stick is paid"
+            return _("{seat}'s riichi stick is paid").format(seat=who[ev.seat])
         case Win():
             if ev.tsumo:
-                return f"{who[ev.seat]} wins by tsumo"
-            return f"{who[ev.seat]} wins by ron on {who[ev.from_seat]}"
+                return _("{winner} wins by tsumo").format(winner=who[ev.seat])
+            return _("{seat} wins by ron on {loser}").format(
+                seat=who[ev.seat], loser=who[ev.from_seat]
+            )
         case RoundDraw():
             if ev.reason is DrawReason.PENALTY:
-                return "the server ends the hand with a penalty"
-            return f"draw: {ev.reason.value}"
+                return _("the server ends the hand with a penalty")
+            return _("draw: {reason}").format(reason=draw_reason(ev.reason))
         case _:
             return type(ev).__name__
 
@@ -378,7 +414,7 @@ class BoardRecorder:
         self._who = tuple(
             f"{wind_of(s, dealer, players)} {self.names[s]}" for s in range(len(self.names))
         )
-        caption = f"{start.label}: dealer {self._who[dealer]}"
+        caption = _("{round}: dealer {seat}").format(round=start.label, seat=self._who[dealer])
         self._now = _RoundRecording(board, state.event_index, caption)
 
     def step(self, index: int, event: Event, state: RoundState) -> None:

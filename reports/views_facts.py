@@ -22,6 +22,7 @@ from mjaudit.events import GameLog, seat_name
 from mjaudit.findings import Finding
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile
+from reports.i18n import gettext as _
 from reports.safe_text import bidi_shown
 from reports.views_board import BoardRecorder, RoundBoard, SeatState, tokens
 
@@ -97,10 +98,19 @@ class _TimelineStates:
         for s in range(self.players):
             v = views[s]
             waits = tokens([Tile(k) for k in sorted(v.waits)]) if v.tenpai else ""
-            cause = (v.cause or "furiten") if v.furiten else ""
+            cause = _furiten_cause(v.cause) if v.furiten else ""
             out.append(SeatState(waits, cause))
         self._states = tuple(out)
         return self._states
+
+
+def _furiten_cause(cause: str | None) -> str:
+    """Why a seat is furiten (the tracker's cause), in the pages' language."""
+    return {
+        "discard": _("discard"),
+        "temporary": _("temporary"),
+        "riichi": _("riichi"),
+    }.get(cause or "", _("furiten"))
 
 
 def _names(log: GameLog) -> tuple[str, ...]:

@@ -87,3 +87,84 @@ def test_the_command_line_offers_every_language() -> None:
 
     lang = next(p for p in report.params if p.name == "lang")
     assert tuple(lang.type.choices) == i18n.LANGS  # type: ignore[attr-defined]
+
+
+# -- no English left on a Japanese game page ----------------------------------------
+CORPUS = ROOT.parent / "shared" / "corpus"
+# Games of every kind of page: a nagashi mangan and a kyuushu draw, three players,
+# Mahjong Soul (four and three players), Tenhou JSON, mjai.
+_JA_GAMES = [
+    "sample_logs/clean_game.xml",
+    "sample_logs/kans.xml",
+    "tenhou-xml/2014051613gm-0041-0000-3366561a.xml",
+    "tenhou-xml/2010112714gm-00a9-0000-d497e395.xml",
+    "tenhou-xml/2009060321gm-00b9-0000-75b25bcf.xml",
+    "mahjongsoul/raw-records/220418-a0451071-1198-45ea-9a24-161d1004ab83.json",
+    "mahjongsoul/raw-gdr/sanma_cpusen_mahjongsoul_paifu_231215-613eb8b1-84e8-4726-98ac-"
+    "a578055e6b9a.txt",
+    "tenhou-json/full-game/2019021004gm-00a9-0000-e2f6516d.json",
+    "mjai/gimite-server/mjai-manue-go_selfmatch_2025-08-23-085608.jsonl",
+]
+# What stays as it is on every page: the tiles in mpsz, the round labels (E1-0, also
+# the links' anchors), the keys, and the Japanese words' own abbreviations.
+_KEPT = re.compile(r"[0-9][mpsz]b?|[ESWN]\d-\d+|Home|End|pt|R\d+")
+
+
+def _visible_text(html: str, facts_names: tuple[str, ...], path: Path) -> str:
+    """The page's text and hover texts, without what is the log's or the audit's own
+    words: names, the file and game id, the room, findings (codes and messages)."""
+    html = re.sub(r"<(style|script)\b.*?</\1>", "", html, flags=re.S)
+    html = re.sub(r'<section class="card" id="findings">.*?</section>', "", html, flags=re.S)
+    html = re.sub(r'<div><span class="sev .*?</div>', "", html, flags=re.S)
+    html = re.sub(r'<div class="meta">.*?</div>', "", html, flags=re.S)  # id, rules, room
+    html = re.sub(r"<h1>.*?</h1>|<title>.*?</title>", "", html, flags=re.S)
+    titles = " ".join(re.findall(r'(?:title|aria-label|placeholder)="([^"]*)"', html))
+    text = re.sub(r"<[^>]+>", " ", html) + " " + titles
+    import html as html_module
+
+    text = html_module.unescape(text)
+    for name in sorted(facts_names, key=len, reverse=True):
+        if name:
+            text = text.replace(name, " ")
+    return _KEPT.sub(" ", text.replace(path.name, " "))
+
+
+@pytest.mark.parametrize("name", _JA_GAMES, ids=lambda n: Path(n).name[:24])
+def test_a_japanese_game_page_has_no_english_words(name: str) -> None:
+    path = ROOT / name if name.startswith("sample_logs") else CORPUS / name
+    if not path.exists():
+        pytest.skip(f"corpus not available: {path}")
+    log = load(str(path))
+    with i18n.language("ja"):
+        facts = collect_game(log, resolve_rules(log, "auto"))
+        html = render_game(build_game_view(facts))
+    words = re.findall(r"[A-Za-z][A-Za-z'-]+", _visible_text(html, facts.names, path))
+    assert not words, sorted(set(words))
+
+
+def test_japanese_results_headings_fu_and_shanten() -> None:
+    path = CORPUS / "tenhou-xml" / "2010112714gm-00a9-0000-d497e395.xml"
+    if not path.exists():
+        pytest.skip(f"corpus not available: {path}")
+    log = load(str(path))
+    with i18n.language("ja"):
+        facts = collect_game(log, resolve_rules(log, "auto"), seat=0)
+        view = build_game_view(facts)
+    rows = [line for r in view.rounds_table for line in r.results]
+    assert any(line.startswith("ロン: ") for line in rows)
+    assert any(line.startswith("ツモ: ") for line in rows)
+    assert any(re.search(r" \d+符\d+飜", line) for line in rows)
+    assert any(line.startswith("流局: 聴牌 ") for line in rows)
+    headings = [w.heading for r in view.rounds for w in r.wins]
+    assert any(h.endswith("ツモ和了") for h in headings)
+    assert any(re.search(r"ロン和了 \(.* から\)$", h) for h in headings)
+    reasons = {reason for r in view.rounds for w in r.wins for reason, _ in w.fu_parts}
+    assert "副底" in reasons and not any(re.search(r"[a-z]{3}", x) for x in reasons)
+    items = {c.item for r in view.rounds for w in r.wins for c in w.compare}
+    assert {"役", "飜", "符", "点数"} <= items
+    # Shanten as Japanese review tools write it: a digit and 向聴, no hyphen.
+    notes = " ".join(str(r.data) for r in view.rounds)
+    assert re.search(r"\d向聴", notes) and "-向聴" not in notes
+    chart = str(view.chart)
+    for word in ('aria-label="点数推移のグラフ"', "点数", "和了", "放銃", "リーチ"):
+        assert word in chart
