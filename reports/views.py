@@ -25,7 +25,7 @@ from analyzer.hands.hand import waits
 from analyzer.review.efficiency import DiscardOption, EfficiencyNote
 from mjaudit.events import DrawReason, Limit, PlayerInfo, WinClaims
 from mjaudit.findings import Finding, Severity
-from mjaudit.tiles import Tile, to_mpsz
+from mjaudit.tiles import Tile
 from mjaudit.yaku import BONUS_YAKU, Yaku
 from reports.charts import SEAT_COLOURS, Marker, line_chart
 from reports.i18n import gettext as _
@@ -734,12 +734,23 @@ def _draw_view(rnd: RoundReplay, facts: GameFacts) -> DrawView:
     return DrawView(_draw_heading(rnd, facts), tuple(hands), payments)
 
 
-def _ura(rnd: RoundReplay) -> Markup | None:
+def _ura(rnd: RoundReplay, players: int) -> Markup | None:
     for rec in rnd.wins:
         ura = rec.event.claims.ura_indicators
         if ura:
-            return group_html(ura, to_mpsz(ura, sort=False))
+            return _indicated(ura, players)
     return None
+
+
+def _indicated(indicators: Sequence[Tile], players: int) -> Markup:
+    """Each indicator beside the tile it makes dora (``3p → 4p``; in three-player
+    games ``1m → 9m``), as ``mjaudit.tiles.Tile.dora`` gives it."""
+    return Markup(" ").join(
+        Markup('<span class="indicated">{} → {}</span>').format(
+            group_html([t]), group_html([t.dora(players)])
+        )
+        for t in indicators
+    )
 
 
 def build_game_view(facts: GameFacts, index_href: str | None = None) -> GameView:
@@ -798,8 +809,8 @@ def build_game_view(facts: GameFacts, index_href: str | None = None) -> GameView
                 label=rnd.label,
                 anchor=f"r{k}",
                 title=_round_title(rnd),
-                dora=group_html(dora, to_mpsz(dora, sort=False)),
-                ura=_ura(rnd),
+                dora=_indicated(dora, players),
+                ura=_ura(rnd, players),
                 wins=tuple(_win_view(w, rnd, k, facts, steps) for w in facts.wins[k]),
                 draw=_draw_view(rnd, facts) if rnd.draw is not None else None,
                 findings=tuple(row for _, row in own),

@@ -346,3 +346,55 @@ def test_a_name_with_a_bidi_override_cannot_reverse_the_text_after_it(tmp_path: 
     assert facts.names[0] == "Ao\\u202ei\\u2067x"
     # --player over a folder finds the name as typed.
     assert match_player(tricky, [facts.names[0], "Ben"], 1) == facts.names[0]
+
+
+# -- each indicator shows the tile it makes dora -------------------------------------
+def _indicated(section: str, which: str) -> list[tuple[str, str]]:
+    """(indicator, dora) pairs of a round's ``which`` row ("dora" or "ura")."""
+    assert f'class="{which}-pairs"' in section, section[:2000]
+    marker = f'class="{which}-pairs"'
+    row = section[section.index(marker) + len(marker) :]
+    row = row[: row.index("</div>")].split('class="ura-pairs"')[0]
+    return re.findall(
+        r'<span class="indicated">.*?class="mpsz">(\w+)</span></span> → '
+        r'.*?class="mpsz">(\w+)</span></span></span>',
+        row,
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "label", "dora", "ura"),
+    [
+        # Three players: 1m indicates 9m and 9m indicates 1m (no 2m..8m).
+        ("2014091101gm-00b9-0000-5ca6b487.xml", "S2-0", [("1m", "9m")], []),
+        ("2014091101gm-00b9-0000-5ca6b487.xml", "E1-3", [("7s", "8s")], [("9m", "1m")]),
+    ],
+)
+def test_each_indicator_shows_its_dora(
+    name: str, label: str, dora: list[tuple[str, str]], ura: list[tuple[str, str]]
+) -> None:
+    from tests.conftest import corpus_file
+
+    _, view = _facts_and_view(corpus_file(name))
+    html = render_game(view)
+    (k,) = [k for k, r in enumerate(view.rounds) if r.label == label]
+    section = html[html.index(f'id="r{k}"') : html.index('class="board', html.index(f'id="r{k}"'))]
+    assert _indicated(section, "dora") == dora
+    assert _indicated(section, "ura") == ura if ura else 'class="ura-pairs"' not in section
+
+
+def test_kan_dora_and_wrapping_indicators_show_their_dora() -> None:
+    from mjaudit.tiles import Tile
+
+    html = render_game_file(str(SAMPLES / "kans.xml"))
+    pairs = []
+    for k in range(html.count('class="card round"')):
+        start = html.index(f'id="r{k}"')
+        section = html[start : html.index('class="board', start)]
+        pairs += _indicated(section, "dora") + (
+            _indicated(section, "ura") if 'class="ura-pairs"' in section else []
+        )
+    assert pairs and all(str(Tile(i).dora(4)) == d for i, d in pairs)
+    assert len(pairs) > html.count('class="card round"')  # a kan's indicator too
+    # The wraps, as the page shows them (9 -> 1, North -> East, chun -> haku).
+    assert [str(Tile(t).dora()) for t in ("9p", "4z", "7z", "0s")] == ["1p", "1z", "5z", "6s"]
