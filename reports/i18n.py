@@ -199,6 +199,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Draw: nagashi mangan": "流局: 流し満貫",
         "Draw: nagashi mangan; tenpai {seats}": "流局: 流し満貫; 聴牌 {seats}",
         "Abortive draw ({reason})": "途中流局 ({reason})",
+        "Abortive draw ({reason}) declared by {seat}": "途中流局 ({reason}) 宣言: {seat}",
+        "Draw: nagashi mangan for {nagashi}": "流局: 流し満貫 {nagashi}",
+        "Draw: nagashi mangan for {nagashi}; tenpai {seats}": (
+            "流局: 流し満貫 {nagashi}; 聴牌 {seats}"
+        ),
         "Penalty (the server ended the hand)": "罰符 (サーバーが局を終了)",
         "Penalty: {seat} pays a mangan chombo": "罰符: {seat} が満貫のチョンボを支払う",
         "exhaustive": "荒牌平局",

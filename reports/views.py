@@ -484,7 +484,7 @@ def _round_rows(facts: GameFacts, errors_by_round: Counter[int]) -> tuple[RoundR
         dealer = rnd.start.dealer
         results = [_win_line(w, dealer, facts) for w in facts.wins[k]]
         if rnd.draw is not None:
-            results.append(_draw_heading(rnd, facts))
+            results.append(_draw_heading(rnd, facts, _draw_seats(facts, k)))
         if not rnd.complete:
             results.append(_("replay stopped: the log contradicts itself"))
         deltas = _deltas_of(rnd, facts.wins[k], players)
@@ -501,7 +501,15 @@ def _round_rows(facts: GameFacts, errors_by_round: Counter[int]) -> tuple[RoundR
     return tuple(out)
 
 
-def _draw_heading(rnd: RoundReplay, facts: GameFacts) -> str:
+def _draw_seats(facts: GameFacts, k: int) -> tuple[int, ...]:
+    """The seats round ``k``'s draw is about, as the audit found them (its record)."""
+    seats = facts.audit.derived_draws
+    return seats[k] if k < len(seats) else ()
+
+
+def _draw_heading(rnd: RoundReplay, facts: GameFacts, about: Sequence[int] = ()) -> str:
+    """A draw's heading; ``about`` are the nagashi mangan's or the kyuushu declarer's
+    seats as the audit found them (:func:`_draw_seats`), named in it."""
     assert rnd.draw is not None
     ev = rnd.draw.event
     reason = ev.reason
@@ -513,12 +521,23 @@ def _draw_heading(rnd: RoundReplay, facts: GameFacts) -> str:
             return _("Penalty (the server ended the hand)")
         payer = min(range(facts.players), key=lambda s: paid[s])
         return _("Penalty: {seat} pays a mangan chombo").format(seat=_who(payer, dealer, facts))
+    named = ", ".join(_who(s, dealer, facts) for s in about)
+    if reason is DrawReason.KYUUSHU and named:
+        return _("Abortive draw ({reason}) declared by {seat}").format(
+            reason=draw_reason(reason), seat=named
+        )
     if reason.abortive:
         return _("Abortive draw ({reason})").format(reason=draw_reason(reason))
     tenpai = ev.claims.tenpai
     names = ", ".join(_who(s, dealer, facts) for s in tenpai or ())
-    if reason.value == "nagashi-mangan":
+    if reason is DrawReason.NAGASHI_MANGAN and named:
         # The hands shown below are the tenpai ones, not the nagashi pond's.
+        if not tenpai:
+            return _("Draw: nagashi mangan for {nagashi}").format(nagashi=named)
+        return _("Draw: nagashi mangan for {nagashi}; tenpai {seats}").format(
+            nagashi=named, seats=names
+        )
+    if reason is DrawReason.NAGASHI_MANGAN:
         if not tenpai:
             return _("Draw: nagashi mangan")
         return _("Draw: nagashi mangan; tenpai {seats}").format(seats=names)
@@ -709,7 +728,7 @@ def _win_view(
     )
 
 
-def _draw_view(rnd: RoundReplay, facts: GameFacts) -> DrawView:
+def _draw_view(rnd: RoundReplay, facts: GameFacts, k: int) -> DrawView:
     assert rnd.draw is not None
     rec = rnd.draw
     dealer = rnd.start.dealer
@@ -731,7 +750,7 @@ def _draw_view(rnd: RoundReplay, facts: GameFacts) -> DrawView:
         if deltas is not None
         else ()
     )
-    return DrawView(_draw_heading(rnd, facts), tuple(hands), payments)
+    return DrawView(_draw_heading(rnd, facts, _draw_seats(facts, k)), tuple(hands), payments)
 
 
 def _ura(rnd: RoundReplay, players: int) -> Markup | None:
@@ -812,7 +831,7 @@ def build_game_view(facts: GameFacts, index_href: str | None = None) -> GameView
                 dora=_indicated(dora, players),
                 ura=_ura(rnd, players),
                 wins=tuple(_win_view(w, rnd, k, facts, steps) for w in facts.wins[k]),
-                draw=_draw_view(rnd, facts) if rnd.draw is not None else None,
+                draw=_draw_view(rnd, facts, k) if rnd.draw is not None else None,
                 findings=tuple(row for _, row in own),
                 board=board,
                 data=script_json(

@@ -324,7 +324,7 @@ def test_a_nagashi_mangan_says_whose_tenpai_hands_it_shows() -> None:
     assert draw is not None
     tenpai = "East いばらぎ, West nken311, North 煌弓イチイバル"
     assert [who for who, _, _ in draw.hands] == tenpai.split(", ")
-    assert draw.heading == f"Draw: nagashi mangan; tenpai {tenpai}"
+    assert draw.heading == f"Draw: nagashi mangan for South dji294td; tenpai {tenpai}"
     assert view.rounds_table[0].results == (draw.heading,)
 
 
@@ -398,3 +398,38 @@ def test_kan_dora_and_wrapping_indicators_show_their_dora() -> None:
     assert len(pairs) > html.count('class="card round"')  # a kan's indicator too
     # The wraps, as the page shows them (9 -> 1, North -> East, chun -> haku).
     assert [str(Tile(t).dora()) for t in ("9p", "4z", "7z", "0s")] == ["1p", "1z", "5z", "6s"]
+
+
+# -- a nagashi mangan and a kyuushu kyuuhai name their players -----------------------
+def test_a_nagashi_mangan_names_its_player() -> None:
+    from tests.conftest import corpus_file
+
+    # E1-0: South's pond (dji294td) is the nagashi mangan.
+    facts, view = _facts_and_view(corpus_file("2014051613gm-0041-0000-3366561a.xml"))
+    assert facts.audit.derived_draws[0] == (1,)  # the audit's record, shown as it is
+    draw = view.rounds[0].draw
+    assert draw is not None
+    tenpai = "East いばらぎ, West nken311, North 煌弓イチイバル"
+    assert draw.heading == f"Draw: nagashi mangan for South dji294td; tenpai {tenpai}"
+    assert view.rounds_table[0].results == (draw.heading,)
+    html = render_game(view)
+    assert "<h3>Draw: nagashi mangan for South dji294td; tenpai" in html
+
+
+@pytest.mark.parametrize(
+    ("name", "label", "declarer"),
+    [
+        ("2010112714gm-00a9-0000-d497e395.xml", "S1-0", "North 月千一夜"),
+        # Dealt by seat 3: seat 3 is East.
+        ("2011020613gm-00a9-0000-3774f8d1.xml", "E4-1", "East ちくき"),
+    ],
+)
+def test_a_kyuushu_kyuuhai_names_its_declarer(name: str, label: str, declarer: str) -> None:
+    from tests.conftest import corpus_file
+
+    _, view = _facts_and_view(corpus_file(name))
+    (k,) = [k for k, r in enumerate(view.rounds) if r.label == label]
+    draw = view.rounds[k].draw
+    assert draw is not None
+    assert draw.heading == f"Abortive draw (kyuushu) declared by {declarer}"
+    assert view.rounds_table[k].results == (draw.heading,)

@@ -84,6 +84,9 @@ class FileAudit:
     # With ``keep_replay``: the final scores and results the game end was judged
     # against (what it should end with, for a game whose log records no end).
     derived_final: FinalResult | None = field(default=None, compare=False)
+    # With ``keep_replay``: by round, the seats its draw is about as the checks found
+    # them (the nagashi mangan seats, the kyuushu kyuuhai declarer; empty otherwise).
+    derived_draws: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
     # One record per hand: the log's claims beside what the checks derived (the
     # store's hands table reads them).
     hands: tuple[HandAudit, ...] = field(default=(), compare=False)
@@ -229,10 +232,12 @@ def audit_log(
     causes: dict[int, Finding] = {}
     links: list[Link] = []
     derived: list[tuple[WinCheck, ...]] = []
+    draw_seats: list[tuple[int, ...]] = []
     for rnd in game.rounds:
         findings.extend(rnd.findings)
         checked_wins: list[WinCheck] = []
         derived.append(())
+        draw_seats.append(())
         if not rnd.complete:
             continue
         found, checked = check_win_tiles(rnd, log.events, log.path)
@@ -260,6 +265,7 @@ def audit_log(
         checks["wins_scored"] += scored
         checks["deltas_compared"] += compared
         if rnd.draw is not None:
+            seats: list[int] = []
             found, compared = check_draw(
                 rnd,
                 rnd.draw,
@@ -269,7 +275,9 @@ def audit_log(
                 settled,
                 # Tenhou JSON shows no hands: its tenpai set is read off the payments.
                 tenpai_by_hands=log.format != "tenhou-json",
+                seats=seats,
             )
+            draw_seats[-1] = tuple(seats)
             findings.extend(found)
             _first_by_event(found, causes)
             links.extend(_payments_follow_first(found))
@@ -382,6 +390,7 @@ def audit_log(
         furiten=tracker if keep_replay else None,
         derived_wins=tuple(derived) if keep_replay else (),
         derived_final=final if keep_replay else None,
+        derived_draws=tuple(draw_seats) if keep_replay else (),
         hands=hand_audits(game, log.events, settled, derived) if hand_records else (),
     )
 

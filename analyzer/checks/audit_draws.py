@@ -64,8 +64,13 @@ def check_draw(
     players: int,
     settled: dict[int, tuple[int, ...]] | None = None,
     tenpai_by_hands: bool = True,
+    seats: list[int] | None = None,
 ) -> tuple[list[Finding], int]:
     """Findings for one drawn hand, and the number of seat deltas compared.
+
+    ``seats``, when given, receives the seats the draw is about as found here: those
+    whose ponds make the nagashi mangan, the kyuushu kyuuhai declarer (none for
+    another draw, or when the log shows no hand to find the declarer by).
 
     ``tenpai_by_hands``: the format says who is tenpai by the hands it shows (Tenhou
     XML), so a wrong set is a ``tenpai-hand-mismatch``; False where the set is read
@@ -154,6 +159,8 @@ def check_draw(
             if not nagashi and not unknown_nagashi:
                 bad("nagashi mangan, but no player's pond is all terminals and honours, uncalled")
             expected = list(nagashi_payments(nagashi, rec.dealer, players, rules))
+            if seats is not None:
+                seats.extend(nagashi)
         else:
             if nagashi and rules.nagashi_mangan:
                 bad(
@@ -170,6 +177,8 @@ def check_draw(
         ]
         if claims.hands and not declarers:
             declarers = [s for s in range(players) if len(rec.concealed[s]) % 3 == 2][:1]
+        if seats is not None:
+            seats.extend(declarers)
         for s in declarers:
             hand = rec.concealed[s]
             kinds = _yaochu_kinds(hand)
