@@ -107,7 +107,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "Scores over the game": "点数推移",
         "Severity": "重要度",
         "Start scores": "開始時の持ち点",
-        "Start wind": "起家からの風",
+        "Start wind": "開始時の自風",
         "The log contradicts itself in this round; the replay stops where it does.": (
             "この局の牌譜は矛盾しています。矛盾した所で再生は止まります。"
         ),
@@ -144,7 +144,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "share of wins": "和了に占める割合",
         "step": "手順",
         "sticks": "供託",
-        "the seat's wind in the first hand": "最初の局での自風",
+        "the seat's wind in the first hand the log records": "牌譜の最初の局での自風",
         "total": "合計",
         "ura indicators → ura dora": "裏ドラ表示牌 → 裏ドラ",
         "waits": "待ち",

@@ -387,7 +387,12 @@ def _badges(facts: GameFacts) -> tuple[Badge, ...]:
 
 def _players(facts: GameFacts) -> tuple[PlayerLine, ...]:
     places = facts.placements()
-    first = facts.log.start.first_dealer
+    # "Start wind": the seat's wind in the first hand the log records, as the first
+    # round below names it; the game's first dealer where the log records no hand. An
+    # excerpt that starts at South 4, or an mjai log whose first hand seat 3 deals,
+    # starts with another dealer than ``GameStart.first_dealer`` (0 there).
+    rounds = facts.game.rounds
+    first = rounds[0].start.dealer if rounds else facts.log.start.first_dealer
     info = facts.log.start.players
     platform = facts.log.start.rules_hint.platform
     out = []

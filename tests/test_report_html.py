@@ -433,3 +433,22 @@ def test_a_kyuushu_kyuuhai_names_its_declarer(name: str, label: str, declarer: s
     assert draw is not None
     assert draw.heading == f"Abortive draw (kyuushu) declared by {declarer}"
     assert view.rounds_table[k].results == (draw.heading,)
+
+
+# -- "Start wind" is the seat's wind in the first hand the log records ---------------
+def test_start_wind_is_the_wind_in_the_logs_first_hand() -> None:
+    # A Tenhou JSON excerpt of one hand, South 4: seat 3 deals it, so seat 3 is East
+    # in the first hand the page shows (the game's first dealer was seat 0).
+    path = ROOT.parent / "shared" / "corpus" / "tenhou-json" / "per-kyoku"
+    path = path / "Equim-chan-mjai-reviewer_confusing_nakis_3.json"
+    if not path.exists():
+        pytest.skip(f"corpus not available: {path}")
+    facts, view = _facts_and_view(path)
+    assert facts.log.start.first_dealer == 0 and facts.game.rounds[0].start.dealer == 3
+    assert [p.wind for p in view.players] == ["South", "West", "North", "East"]
+    # The first round's board names the same seats with the same winds.
+    board = view.rounds[0].board
+    assert board is not None
+    assert [s.wind for s in board.seats] == ["South", "West", "North", "East"]
+    html = render_game(view)
+    assert "the seat&#39;s wind in the first hand the log records" in html
