@@ -29,11 +29,13 @@ __all__ = [
     "LANGS",
     "MESSAGES",
     "Translate",
+    "column_head",
     "current",
     "gettext",
     "language",
     "rank_name",
     "round_title",
+    "statistic",
     "translator",
     "wind_name",
     "yaku_name",
@@ -259,6 +261,22 @@ MESSAGES: dict[str, dict[str, str]] = {
         # Why a seat is furiten: its own discards, a win passed this turn, in riichi.
         "discard": "捨て牌",
         "temporary": "同巡内",
+        # The players page and the index.
+        "in {n} seats": "{n} 席",
+        "{n} placed": "順位あり {n}",
+        "{n} wins": "和了 {n}",
+        "{n} hands": "{n} 局",
+        "not checked": "未確認",
+        "{n} games with results": "結果のある対局 {n}",
+        "1st": "1位",
+        "2nd": "2位",
+        "3rd": "3位",
+        "4th": "4位",
+        "placements in game order": "対局順の順位",
+        "first 10: {first}, last 10: {last}": "最初の10戦: {first}、最後の10戦: {last}",
+        "Player report: {name}": "プレイヤー成績: {name}",
+        "mjaudit report: {n} game": "mjaudit レポート: {n} 対局",
+        "mjaudit report: {n} games": "mjaudit レポート: {n} 対局",
         # A finding's severity.
         "error": "エラー",
         "warning": "警告",
@@ -345,6 +363,107 @@ def yaku_name(yaku: Yaku, lang: str | None = None) -> str:
 def wind_name(wind: int, lang: str | None = None) -> str:
     """Wind 0..3 (East..North) by name, in the current language by default."""
     return _WINDS.get(lang or _LANG.get(), _WINDS["en"])[wind % 4]
+
+
+# The statistics of the players page (``reports.stats.DEFINITIONS``): name, definition.
+_STATS_JA: dict[str, tuple[str, str]] = {
+    "games": ("対戦数", "プレイヤーが席に着いた対局。同じ名前が何席に座っても 1 対局と数える。"),
+    "rounds": (
+        "局数",
+        "最後まで打たれた局 (途中流局を含む)。プレイヤーが座ったすべての席で数える。",
+    ),
+    "average placement": ("平均順位", "最終順位の平均。同点は起家に近い席が上。"),
+    "first place rate": ("トップ率", "1 位で終えた対局 / 順位のある席。"),
+    "last place rate": ("ラス率", "最下位 (4 位、三人打ちでは 3 位) で終えた対局 / 順位のある席。"),
+    "placement": ("順位分布", "各順位で終えた対局と、順位のある席全体に占める割合。"),
+    "rank trend": (
+        "成績推移",
+        "対局順 (牌譜に日付があれば日付順) の順位、最初と最後の 10 戦の平均、"
+        "最初と最後の対局で牌譜が記録した段位とレート。",
+    ),
+    "win rate": ("和了率", "プレイヤーが和了した局 / 局数。ダブロンの和了者はそれぞれ 1 回和了。"),
+    "tsumo rate": ("ツモ率", "ツモ和了 / 和了。"),
+    "deal-in rate": (
+        "放銃率",
+        "プレイヤーの打牌 (または槍槓された槓) で和了された局 / 局数。ダブロンは放銃 1 局。",
+    ),
+    "riichi rate": ("立直率", "プレイヤーの立直が成立した局 / 局数。ダブル立直を含む。"),
+    "riichi win rate": ("立直和了率", "プレイヤーが和了した立直局 / 立直局。"),
+    "deal-in after riichi": ("立直後放銃率", "立直の後に放銃した立直局 / 立直局。"),
+    "first riichi": ("先制立直率", "他家がまだ立直していなかった立直局 / 立直局。"),
+    "chasing riichi": ("追っかけ立直率", "他家がすでに立直していた立直局 / 立直局。"),
+    "dama wins": ("ダマ和了率", "門前で立直していない和了 / 和了。"),
+    "open-hand rate": (
+        "副露率",
+        "チー・ポン・大明槓を 1 回以上した局 / 局数。暗槓と抜きドラは副露ではない。",
+    ),
+    "open-hand win rate": ("副露和了率", "プレイヤーが和了した副露局 / 副露局。"),
+    "average winning turn": (
+        "平均和了巡目",
+        "和了の巡目の平均: 和了までのその局での自分の打牌数に 1 を足したもの。",
+    ),
+    "average win": ("平均打点", "和了の打点の平均: 牌譜の点数。本場と供託は含まない。"),
+    "average deal-in": (
+        "平均放銃打点",
+        "放銃した和了の打点の平均。ダブロンは和了者ごとに 1 回、本場と供託は含まない。",
+    ),
+    "tenpai at draw": (
+        "流局時聴牌率",
+        "聴牌で迎えた荒牌平局 / 荒牌平局。牌譜の宣言を監査が確認したもの "
+        "(流し満貫と途中流局は除く)。",
+    ),
+    "furiten": (
+        "フリテン",
+        "プレイヤーのフリテンの指摘 (フリテンでのロン、フリテン立直、フリテンになる打牌) / 局数。"
+        "フリテン追跡が必要。",
+    ),
+    "missed wins": (
+        "見逃し",
+        "和了できたのにしなかった回数 (ロンの見逃し、ツモの見逃し) / 局数。フリテン追跡が必要。",
+    ),
+    "yaku": (
+        "役",
+        "各役のある和了 / 和了: その役があった和了の割合 (ドラは数えない。1 回の和了に"
+        "複数の役があるので、割合の合計は 100% を超える)。",
+    ),
+    "han": ("飜", "各和了の飜数。役満は別の列。"),
+    "fu": ("符", "役満でない各和了の符。"),
+    "points": ("ポイント", "各対局終了時のウマ・オカ込みのポイントを対局順に足したもの。"),
+}
+
+# The players table's short headings.
+_COLUMNS_JA = {
+    "Games": "対戦数",
+    "Rounds": "局数",
+    "Avg place": "平均順位",
+    "1st": "トップ",
+    "Last": "ラス",
+    "Win": "和了",
+    "Deal-in": "放銃",
+    "Riichi": "立直",
+    "Riichi win": "立直和了",
+    "Open": "副露",
+    "Dama wins": "ダマ和了",
+    "Avg turn": "平均巡目",
+    "Avg win": "平均打点",
+    "Tenpai at draw": "流局聴牌",
+    "Points": "ポイント",
+}
+
+
+def statistic(key: str, definition: str, lang: str | None = None) -> tuple[str, str]:
+    """A statistic's name and definition (``reports.stats.DEFINITIONS``: its key and
+    English definition) in the current language by default."""
+    if (lang or _LANG.get()) == "ja" and key in _STATS_JA:
+        return _STATS_JA[key]
+    return key, definition
+
+
+def column_head(head: str, lang: str | None = None) -> str:
+    """A heading of the players table (``Avg place``), in the current language."""
+    if (lang or _LANG.get()) == "ja":
+        return _COLUMNS_JA.get(head, head)
+    return head
 
 
 # Mahjong Soul's ranks (``parsers.mahjongsoul_names.RANK_NAMES``) as its Japanese

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup
 
+from reports.i18n import column_head, rank_name, statistic
+from reports.i18n import gettext as _
 from reports.stats import (
     DEFINITIONS,
     PlayerTotals,
@@ -41,10 +43,11 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Stat:
-    key: str
+    key: str  # reports.stats.DEFINITIONS's key
     value: str
     count: str
     definition: str
+    name: str = ""  # the key in the pages' language ("" until _named gives it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,14 +168,14 @@ def _stats(p: PlayerTotals) -> tuple[Stat, ...]:
         Stat(
             "games",
             str(p.games),
-            f"in {seats} seats" if seats != p.games else "",
+            _("in {n} seats").format(n=seats) if seats != p.games else "",
             d["games"],
         ),
         Stat("rounds", str(rounds), "", d["rounds"]),
         Stat(
             "average placement",
             f"{avg:.2f}" if avg is not None else "—",
-            f"{placed} placed",
+            _("{n} placed").format(n=placed),
             d["average placement"],
         ),
         _ratio("first place rate", p.places.get(1, 0), placed),
@@ -191,24 +194,38 @@ def _stats(p: PlayerTotals) -> tuple[Stat, ...]:
         Stat(
             "average winning turn",
             f"{sum(w.turn for w in wins) / nwins:.1f}" if nwins else "—",
-            f"{nwins} wins",
+            _("{n} wins").format(n=nwins),
             d["average winning turn"],
         ),
-        Stat("average win", _mean([w.points for w in wins]), f"{nwins} wins", d["average win"]),
+        Stat(
+            "average win",
+            _mean([w.points for w in wins]),
+            _("{n} wins").format(n=nwins),
+            d["average win"],
+        ),
         Stat(
             "average deal-in",
             _mean(p.deal_in_points),
-            f"{len(p.deal_in_points)} hands",
+            _("{n} hands").format(n=len(p.deal_in_points)),
             d["average deal-in"],
         ),
         _ratio("tenpai at draw", p.draws_tenpai, p.draws),
         _ratio("furiten", furiten, checked)
         if furiten is not None
-        else Stat("furiten", "—", "not checked", d["furiten"]),
+        else Stat("furiten", "—", _("not checked"), d["furiten"]),
         _ratio("missed wins", missed, checked)
         if missed is not None
-        else Stat("missed wins", "—", "not checked", d["missed wins"]),
+        else Stat("missed wins", "—", _("not checked"), d["missed wins"]),
     )
+
+
+def _named(stats: Sequence[Stat]) -> tuple[Stat, ...]:
+    """Each statistic with its name and definition in the pages' language."""
+    out = []
+    for s in stats:
+        name, definition = statistic(s.key, s.definition)
+        out.append(Stat(s.key, s.value, s.count, definition, name))
+    return tuple(out)
 
 
 # The overview table: heading, the statistic whose definition it shows, and which
@@ -234,7 +251,7 @@ _COLUMNS: tuple[tuple[str, str], ...] = (
 def _table_cells(p: PlayerTotals, stats: tuple[Stat, ...]) -> tuple[Cell, ...]:
     by_key = {s.key: s for s in stats}
     cells = []
-    for _, key in _COLUMNS:
+    for _head, key in _COLUMNS:
         s = by_key[key]
         cells.append(Cell(s.value, s.count))
     # Results have one decimal; their float sum can land a hair below zero ("-0.0").
@@ -243,13 +260,14 @@ def _table_cells(p: PlayerTotals, stats: tuple[Stat, ...]) -> tuple[Cell, ...]:
     cells.append(
         Cell(
             f"{total:+.1f}" if scored else "—",
-            f"{scored} games with results",
+            _("{n} games with results").format(n=scored),
         )
     )
     return tuple(cells)
 
 
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+def _ordinals() -> dict[int, str]:
+    return {1: _("1st"), 2: _("2nd"), 3: _("3rd"), 4: _("4th")}
 
 
 def _anchor(k: int) -> str:
@@ -269,7 +287,7 @@ def _trend_chart(places: Sequence[int], seats: int) -> Markup | None:
     )
     return Markup(
         f'<svg class="trend" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-        f'role="img" aria-label="placements in game order">'
+        f'role="img" aria-label="{_("placements in game order")}">'
         f'<polyline points="{points}" fill="none" stroke="currentColor" stroke-width="1.5"/>'
         "</svg>"
     )
@@ -280,7 +298,11 @@ def _trend(p: PlayerTotals) -> str:
     parts = []
     if len(places) > 10:
         first, last = places[:10], places[-10:]
-        parts.append(f"first 10: {sum(first) / 10:.2f}, last 10: {sum(last) / 10:.2f}")
+        parts.append(
+            _("first 10: {first}, last 10: {last}").format(
+                first=f"{sum(first) / 10:.2f}", last=f"{sum(last) / 10:.2f}"
+            )
+        )
     ranked = [g for g in p.seats if g.dan or g.rate is not None]
     if ranked:
         a, b = ranked[0], ranked[-1]
@@ -291,7 +313,7 @@ def _trend(p: PlayerTotals) -> str:
             if g.rate is not None:
                 ms = g.rules.startswith("mahjongsoul")
                 rate = f"{g.rate:.0f} pt" if ms else f"R{g.rate:.0f}"
-            return " ".join(x for x in (g.dan or "", rate) if x)
+            return " ".join(x for x in (rank_name(g.dan) if g.dan else "", rate) if x)
 
         parts.append(rank(a) if a is b or rank(a) == rank(b) else f"{rank(a)} → {rank(b)}")
     return " · ".join(parts)
@@ -299,7 +321,8 @@ def _trend(p: PlayerTotals) -> str:
 
 def _section(k: int, p: PlayerTotals, stats: tuple[Stat, ...]) -> PlayerSection:
     seats = max((g.players for g in p.seats), default=4)
-    places = {_ORDINALS[i]: p.places.get(i, 0) for i in range(1, seats + 1)}
+    ordinals = _ordinals()
+    places = {ordinals[i]: p.places.get(i, 0) for i in range(1, seats + 1)}
     han = p.han()
     han_order = sorted((h for h in han if h != "yakuman"), key=int) + (
         ["yakuman"] if "yakuman" in han else []
@@ -328,7 +351,7 @@ def _section(k: int, p: PlayerTotals, stats: tuple[Stat, ...]) -> PlayerSection:
         stats=stats,
         placements=_bars(places, list(places)),
         yaku=_bars(dict(p.yaku()), of=len(p.wins)),
-        han=", ".join(f"{h}: {han[h]}" for h in han_order),
+        han=", ".join(f"{_('yakuman') if h == 'yakuman' else h}: {han[h]}" for h in han_order),
         fu=", ".join(f"{f}: {fu[f]}" for f in sorted(fu)),
         trend=_trend(p),
         trend_chart=_trend_chart(p.placements(), seats),
@@ -349,16 +372,16 @@ def build_players_view(
     games are left off."""
     seats = list(rows) if rows is not None else rows_of(games)
     totals = totals_by_player(seats, only, min_games=min_games)
-    title = f"Player report: {only}" if only is not None else "Player report"
+    title = _("Player report: {name}").format(name=only) if only is not None else _("Player report")
     table = []
     sections = []
     for k, p in enumerate(totals):
-        stats = _stats(p)
+        stats = _named(_stats(p))
         table.append((p.name, _anchor(k), _table_cells(p, stats)))
         sections.append(_section(k, p, stats))
     columns = (
-        *((head, DEFINITIONS[key]) for head, key in _COLUMNS),
-        ("Points", DEFINITIONS["points"]),
+        *((column_head(head), statistic(key, DEFINITIONS[key])[1]) for head, key in _COLUMNS),
+        (column_head("Points"), statistic("points", DEFINITIONS["points"])[1]),
     )
     return PlayersView(
         title=title,
@@ -366,7 +389,7 @@ def build_players_view(
         columns=columns,
         table=tuple(table),
         players=tuple(sections),
-        definitions=tuple(DEFINITIONS.items()),
+        definitions=tuple(statistic(k, v) for k, v in DEFINITIONS.items()),
         min_games=min_games,
     )
 
@@ -410,7 +433,9 @@ def build_index_view(
             )
         )
     return IndexView(
-        title=f"mjaudit report: {len(out)} game{'s' if len(out) != 1 else ''}",
+        title=(
+            _("mjaudit report: {n} game") if len(out) == 1 else _("mjaudit report: {n} games")
+        ).format(n=len(out)),
         games=tuple(out),
         unreadable=tuple(unreadable),
         only=only,

@@ -168,3 +168,57 @@ def test_japanese_results_headings_fu_and_shanten() -> None:
     chart = str(view.chart)
     for word in ('aria-label="点数推移のグラフ"', "点数", "和了", "放銃", "リーチ"):
         assert word in chart
+
+
+# -- no English left on the Japanese players page and index -------------------------
+def _site_inputs(tmp_path: Path) -> list[str]:
+    """The sample logs, and corpus games of other kinds where the corpus is there (a
+    rank trend over eleven games, Mahjong Soul's ranks and points, three players)."""
+    paths = [str(ROOT / "sample_logs")]
+    xml = CORPUS / "tenhou-xml"
+    if xml.is_dir():
+        paths += [str(p) for p in sorted(xml.glob("2014*.xml"))[:12]]
+        paths.append(str(xml / "2009060321gm-00b9-0000-75b25bcf.xml"))
+        paths.append(str(CORPUS / _JA_GAMES[5]))
+    return paths
+
+
+def test_a_japanese_players_page_and_index_have_no_english_words(tmp_path: Path) -> None:
+    from reports.html import write_report
+
+    with i18n.language("ja"):
+        result = write_report(_site_inputs(tmp_path), tmp_path / "site")
+    assert result.errors == ()
+    names: set[str] = set()
+    for p in _site_inputs(tmp_path):
+        for f in [Path(p)] if Path(p).is_file() else sorted(Path(p).glob("*.xml")):
+            log = load(str(f))
+            names |= set(collect_game(log, resolve_rules(log, "auto")).names)
+            names |= {f.name, f.stem, log.start.game_id}
+            names.add(log.start.rules_hint.description)  # the room as the log names it
+    for page in ("players.html", "index.html"):
+        html = (tmp_path / "site" / page).read_text("utf-8")
+        html = re.sub(r"<(style|script)\b.*?</\1>", "", html, flags=re.S)
+        html = re.sub(r'href="[^"]*"', "", html)
+        titles = " ".join(re.findall(r'(?:title|aria-label|placeholder)="([^"]*)"', html))
+        import html as html_module
+
+        text = html_module.unescape(re.sub(r"<[^>]+>", " ", html) + " " + titles)
+        for name in sorted(names, key=len, reverse=True):
+            if name:
+                text = text.replace(name, " ")
+        text = re.sub(r"\bmjaudit\b|R\d+|\bpt\b", " ", text)
+        words = re.findall(r"[A-Za-z][A-Za-z'-]+", text)
+        assert not words, (page, sorted(set(words)))
+
+
+def test_every_statistic_and_column_has_its_japanese() -> None:
+    from reports.stats import DEFINITIONS
+    from reports.views_player import _COLUMNS
+
+    for key, definition in DEFINITIONS.items():
+        name, text = i18n.statistic(key, definition, "ja")
+        assert name != key and text != definition and not re.search(r"[A-Za-z]{3}", name)
+    for head in [h for h, _ in _COLUMNS] + ["Points"]:
+        assert i18n.column_head(head, "ja") != head
+    assert i18n.statistic("games", "x") == ("games", "x")  # English outside a ja block
