@@ -75,6 +75,7 @@ __all__ = [
     "SeatBoard",
     "SeatState",
     "board_view",
+    "dora_of",
     "dora_shown",
     "draw_reason",
     "meld_tokens",
@@ -175,6 +176,12 @@ def draw_reason(reason: DrawReason) -> str:
         DrawReason.SANCHAHOU: _("sanchahou"),
         DrawReason.PENALTY: _("penalty"),
     }[reason]
+
+
+def dora_of(indicators: str, players: int) -> str:
+    """The dora the indicator tokens make, as tokens (``3p7z`` -> ``4p5z``; ``1m`` ->
+    ``9m`` with three players); a face-down indicator (``1zb``) makes none known."""
+    return tokens([Tile(t).dora(players) for t in split_tokens(indicators) if not t.endswith("b")])
 
 
 def _meld_kind(kind: MeldKind) -> str:
@@ -358,7 +365,19 @@ class RoundBoard:
     final: BoardState = field(compare=False)
 
     def data(self) -> dict[str, object]:
-        return {"start": self.start.start_data(), "steps": list(self.steps)}
+        """The round as the page's script reads it: the deal, the steps, and ``o``,
+        the dora each indicator token of the round makes (the script shows them
+        beside the indicators; ``mjaudit.tiles.Tile.dora``, never a table of its own)."""
+        shown = [self.start.dora] + [
+            op[1:] for step in self.steps for op in step[1:].split(" ") if op.startswith("D")
+        ]
+        players = self.start.players
+        made = {t: dora_of(t, players) for tokens in shown for t in split_tokens(tokens)}
+        return {
+            "start": self.start.start_data(),
+            "steps": list(self.steps),
+            "o": {t: d for t, d in made.items() if d},
+        }
 
 
 class BoardRecorder:
@@ -557,6 +576,8 @@ class BoardView:
     left: int
     sticks: int
     seats: tuple[SeatBoard, ...]
+    # The dora the indicators shown make, beside them.
+    dora_of: Markup
 
 
 def tile_group(text: str, kind: str) -> Markup:
@@ -622,4 +643,5 @@ def board_view(
         left=board.left,
         sticks=board.sticks,
         seats=tuple(seats),
+        dora_of=tile_group(dora_of(board.dora, players), "pond"),
     )

@@ -101,6 +101,9 @@
     var w = rd.words || {};
     text(board, ".stepno", (w.step || "step") + " " + k + " / " + last);
     put(board, ".dora", group(f.dora));
+    // The dora each indicator makes, as the round's data gives it (views_board.dora_of).
+    var made = rd.data.o || {};
+    put(board, ".dora-of", group(split(f.dora).map(function (t) { return made[t] || ""; }).join("")));
     text(board, ".left", String(f.left));
     text(board, ".sticks", String(f.sticks));
     var range = board.querySelector("input[type=range]");

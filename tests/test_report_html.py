@@ -452,3 +452,31 @@ def test_start_wind_is_the_wind_in_the_logs_first_hand() -> None:
     assert [s.wind for s in board.seats] == ["South", "West", "North", "East"]
     html = render_game(view)
     assert "the seat&#39;s wind in the first hand the log records" in html
+
+
+def test_the_board_shows_the_dora_beside_its_indicators() -> None:
+    import json
+
+    from mjaudit.tiles import Tile
+
+    _, view = _facts_and_view(SAMPLES / "kans.xml")
+    for r in view.rounds:
+        assert r.board is not None
+        data = json.loads(str(r.data))
+        # The script's table of the round: every indicator token it shows, and its dora.
+        assert data["o"] and all(str(Tile(t).dora(4)) == d for t, d in data["o"].items())
+        shown = re.findall(r'class="mpsz">(\w*)<', str(r.board.dora))[0]
+        made = re.findall(r'class="mpsz">(\w*)<', str(r.board.dora_of))[0]
+        assert made == "".join(data["o"][t] for t in re.findall(r"\d[mpsz]", shown))
+    html = render_game(view)
+    assert html.count('<span class="dora-of">') == len(view.rounds)
+
+
+def test_the_board_of_a_three_player_game_makes_9m_of_1m() -> None:
+    import json
+
+    from tests.conftest import corpus_file
+
+    _, view = _facts_and_view(corpus_file("2014091101gm-00b9-0000-5ca6b487.xml"))
+    (r,) = [r for r in view.rounds if r.label == "S2-0"]
+    assert json.loads(str(r.data))["o"]["1m"] == "9m"
