@@ -163,7 +163,7 @@ def seats_away(events: Sequence[Event]) -> tuple[frozenset[int], ...]:
     ``<BYE who=>`` to that seat's reconnect ``<UN>`` (``Presence``), during which the
     server plays for it, discarding what it draws (tenhou-format.md §1.4). Empty where
     the log records no disconnection."""
-    if not any(type(ev) is Presence for ev in events):
+    if Presence not in map(type, events):  # the search runs in C
         return ()
     away: frozenset[int] = frozenset()
     out = []
