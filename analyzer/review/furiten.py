@@ -184,7 +184,7 @@ class FuritenTracker:
     def step(self, index: int, event: Event, state: RoundState) -> None:
         if self._unsettled:
             self._settle(index, event)
-        # Draws and discards, nearly every event, by exact type first (a draw is taken
+        # Draws and discards, nearly every event, by exact type first (each is taken
         # here, without a further call); then every other kind is named, and mypy
         # checks that none is left out: a new kind of event must be thought about here.
         if type(event) is DrawTile:
@@ -198,7 +198,21 @@ class FuritenTracker:
                 self._tsumo_index = index
                 self._unsettled = True
         elif type(event) is Discard:
-            self._on_discard(index, event, state)
+            s = event.seat
+            seat = self._seats[s]
+            kind = event.tile.kind
+            seat.pond.add(kind)
+            took = seat.drawn
+            seat.drawn = None
+            changed = False
+            if took != kind:  # else the tiles left are the ones the waits were taken of
+                found = seat.hand.turn(took, kind)
+                changed = found is not seat.waits and self._set_waits(s, found, state)
+            # Most discards change nothing the view is made of and judge nothing.
+            if changed or kind in seat.waits or seat.temporary is not None or state.declaring == s:
+                self._judge_discard(index, event, state)
+            if self._waiting[kind]:  # else nobody can ron it: no offer (see _make_offer)
+                self._make_offer(index, s, event.tile, False, state)
         else:
             match event:
                 case DeclareMeld():
@@ -340,23 +354,6 @@ class FuritenTracker:
         )
 
     # -- events ----------------------------------------------------------------------
-    def _on_discard(self, index: int, ev: Discard, state: RoundState) -> None:
-        s = ev.seat
-        seat = self._seats[s]
-        kind = ev.tile.kind
-        seat.pond.add(kind)
-        drawn = seat.drawn
-        seat.drawn = None
-        changed = False
-        if drawn != kind:  # else the tiles left are the ones the waits were taken of
-            found = seat.hand.turn(drawn, kind)
-            changed = found is not seat.waits and self._set_waits(s, found, state)
-        # Most discards change nothing the view is made of and judge nothing.
-        if changed or kind in seat.waits or seat.temporary is not None or state.declaring == s:
-            self._judge_discard(index, ev, state)
-        if self._waiting[kind]:  # else nobody can ron it: no offer (see _make_offer)
-            self._make_offer(index, s, ev.tile, False, state)
-
     def _judge_discard(self, index: int, ev: Discard, state: RoundState) -> None:
         """Rebuild the discarding seat's view and note what its discard did."""
         s = ev.seat
