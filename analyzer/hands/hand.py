@@ -463,10 +463,17 @@ def _suit_grows(suit: int, key: int) -> tuple[int, ...]:
         for i in range(9):
             if v[i] >= 4 or not (v[i] or (i > 0 and v[i - 1]) or (i < 8 and v[i + 1])):
                 continue  # no fifth tile; a lone tile completes nothing
-            v[i] += 1
-            if _suit_complete(tuple(v))[0]:
+            # The suit with the tile added is often one a hand has held: its signature
+            # says whether it is complete.
+            signature = _SUIT_SIGNATURES.get(key + PART_WEIGHT[i])
+            if signature is None:
+                v[i] += 1
+                complete = _suit_complete(tuple(v))[0]
+                v[i] -= 1
+            else:
+                complete = not (signature >> _BROKEN) & 1
+            if complete:
                 out.append(9 * suit + i)
-            v[i] -= 1
         found = table[key] = tuple(out)
     return found
 
