@@ -422,10 +422,33 @@ def _suit_part(key: int) -> int:
     """The signature of a suit's part, computed and kept in the table."""
     v = _decode(key, 9)
     size = sum(v)
-    ok, _ = _suit_complete(tuple(v))
+    ok = _keyed_complete(key, v, size)
     signature = _signature(size, ok, v.count(2), v.count(1), size - v[0] - v[8])
     found = _SUIT_SIGNATURES[key] = _SIGNATURES.setdefault(signature, signature)
     return found
+
+
+def _keyed_complete(key: int, v: list[int], size: int) -> bool:
+    """:func:`_suit_complete` of the suit part ``key`` (its counts ``v``, ``size`` tiles).
+
+    Where the suit less a pair is a part the table holds, its signature says whether
+    it is all sets.
+    """
+    rest = size % 3
+    if rest != 2:
+        return rest == 0 and _all_sets(v)
+    for i in range(2 * sum(map(mul, v, _POSITIONS)) % 3, 9, 3):  # see _suit_complete
+        if v[i] >= 2:
+            signature = _SUIT_SIGNATURES.get(key - 2 * PART_WEIGHT[i])
+            if signature is None:
+                v[i] -= 2
+                ok = _all_sets(v)
+                v[i] += 2
+            else:
+                ok = not (signature >> _BROKEN) & 1
+            if ok:
+                return True
+    return False
 
 
 def _honor_part(key: int) -> int:
