@@ -72,25 +72,30 @@ def result_doc(r: HandResult, deltas: Iterable[int] | None, pao: int | None) -> 
 
 _quote = json.encoder.encode_basestring  # a JSON string, non-ASCII kept, as dumps
 _ENTRY_LIMIT = 4096
-_yaku_texts: dict[YakuHan, str] = {}
-_fu_texts: dict[FuPart, str] = {}
+# Keyed by the object's id, its text kept with the object itself (so that the id
+# stays its own): the scorer hands out the same few interned entries and parts, and a
+# dataclass's hash is a Python call.
+_yaku_texts: dict[int, tuple[YakuHan, str]] = {}
+_fu_texts: dict[int, tuple[FuPart, str]] = {}
 
 
 def _yaku_text(y: YakuHan) -> str:
-    text = _yaku_texts.get(y)
-    if text is None:
-        text = json.dumps(yaku_entry(y.yaku, y.han, y.yakuman), ensure_ascii=False)
-        if len(_yaku_texts) < _ENTRY_LIMIT:
-            _yaku_texts[y] = text
+    kept = _yaku_texts.get(id(y))
+    if kept is not None and kept[0] is y:
+        return kept[1]
+    text = json.dumps(yaku_entry(y.yaku, y.han, y.yakuman), ensure_ascii=False)
+    if len(_yaku_texts) < _ENTRY_LIMIT:
+        _yaku_texts[id(y)] = (y, text)
     return text
 
 
 def _fu_text(p: FuPart) -> str:
-    text = _fu_texts.get(p)
-    if text is None:
-        text = f'{{"reason": {_quote(p.reason)}, "fu": {p.fu}}}'
-        if len(_fu_texts) < _ENTRY_LIMIT:
-            _fu_texts[p] = text
+    kept = _fu_texts.get(id(p))
+    if kept is not None and kept[0] is p:
+        return kept[1]
+    text = f'{{"reason": {_quote(p.reason)}, "fu": {p.fu}}}'
+    if len(_fu_texts) < _ENTRY_LIMIT:
+        _fu_texts[id(p)] = (p, text)
     return text
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Final
 
-from analyzer.hands.readings import Reading, SetPart, Wait
+from analyzer.hands.readings import Reading, Wait
 from mjaudit.hands import FuPart
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile
@@ -36,13 +36,22 @@ _PINFU_TSUMO: Final[FuResult] = (20, (FuPart("pinfu tsumo", 20),))
 _OPEN_PINFU: Final[FuResult] = (30, (FuPart("open pinfu shape", 30),))
 
 
-@cache
-def _set_part(part: SetPart) -> FuPart:
-    yaochu = part.kind >= 27 or part.kind % 9 in (0, 8)
-    fu = (4 if yaochu else 2) * (2 if part.concealed else 1) * (4 if part.kan else 1)
-    what = "kan" if part.kan else "triplet"
-    state = "closed" if part.concealed else "open"
-    return FuPart(f"{state} {what} {Tile(part.kind)}", fu)
+def _make_set_part(kind: int, kan: bool, concealed: bool) -> FuPart:
+    yaochu = kind >= 27 or kind % 9 in (0, 8)
+    fu = (4 if yaochu else 2) * (2 if concealed else 1) * (4 if kan else 1)
+    what = "kan" if kan else "triplet"
+    state = "closed" if concealed else "open"
+    return FuPart(f"{state} {what} {Tile(kind)}", fu)
+
+
+# The part of every triplet and kan, at 4 * kind + 2 * kan + concealed: a list index,
+# not a hash of the SetPart (a dataclass's, in Python) for each set of each reading.
+_SET_PARTS: Final = tuple(
+    _make_set_part(kind, kan, concealed)
+    for kind in range(34)
+    for kan in (False, True)
+    for concealed in (False, True)
+)
 
 
 @cache
@@ -93,7 +102,7 @@ def reading_fu(
     if pair is not None:
         parts.append(pair)
     for part in r.sets:
-        parts.append(_set_part(part))
+        parts.append(_SET_PARTS[4 * part.kind + 2 * part.kan + part.concealed])
     raw = sum(p.fu for p in parts)
     if raw == 20 and r.opened:
         # An open hand with nothing to add is 30 fu (Tenhou; 1 han 20 fu cannot occur).

@@ -202,12 +202,20 @@ def _renhou_mangan(best: _Candidate, ctx: WinContext, rules: Ruleset) -> HandRes
     )
 
 
+# The dora kind each indicator kind points to, with four players and with three
+# (Tile.dora, looked up rather than a Tile made per indicator).
+_DORA_KINDS: dict[int, tuple[int, ...]] = {
+    players: tuple(Tile(k).dora(players).kind for k in range(34)) for players in (3, 4)
+}
+
+
 def _count_dora(
     indicators: Sequence[Tile], all_counts: Sequence[int], kita: int, players: int
 ) -> int:
     n = 0
+    dora_kinds = _DORA_KINDS[3 if players == 3 else 4]
     for ind in indicators:
-        k = ind.dora(players).kind
+        k = dora_kinds[ind.kind]
         n += all_counts[k]
         if k == _NORTH:
             # A North indicated as dora adds one more per extracted North (matrix §A).
