@@ -7,11 +7,14 @@ holds no class: the compiled build (setup.py) can take it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter, eq
 
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile, to_mpsz
 
 __all__ = ["check_tile_set"]
+
+_RED = attrgetter("red")
 
 
 def check_tile_set(
@@ -32,31 +35,35 @@ def check_tile_set(
     melds = tuple(melds)
     every = (*concealed, *[t for m in melds for t in m.tiles], *indicators)
     kinds = [t.kind for t in every]
-    counts = [0] * 34
-    for k in kinds:
-        counts[k] += 1
-    if max(counts) > 4:
+    # Five of a kind, if any, are five equal kinds in a row once sorted.
+    ordered = sorted(kinds)
+    if any(map(eq, ordered, ordered[4:])):
+        counts = [0] * 34
+        for k in kinds:
+            counts[k] += 1
         kind = next(k for k, n in enumerate(counts) if n > 4)
         raise ValueError(
             f"{counts[kind]} tiles of {Tile(kind)} (hand, melds and indicators): there are four"
         )
-    red = [t.suit for t in every if t.red]
-    if red:
+    if any(map(_RED, every)):
+        red = [t.suit for t in every if t.red]
         for suit in "mps":
             n = red.count(suit)
             if n and not aka:
                 raise ValueError(f"a red 0{suit}, but these rules play without red fives")
             if n > 1:
                 raise ValueError(f"{n} red fives 0{suit}: there is one")
-    if players == 4 and any(m.kind is MeldKind.KITA for m in melds):
+    if players == 4 and melds and any(m.kind is MeldKind.KITA for m in melds):
         raise ValueError("kita: a North is set aside in three-player games only")
     if players == 3 and any(1 <= k <= 7 for k in kinds):
         odd = next(t for t in every if 1 <= t.kind <= 7)
         raise ValueError(f"{odd} in a three-player game, which has no 2m..8m")
-    kans = sum(1 for m in melds if m.kind.is_kan)
-    if kans > 4:
-        raise ValueError(f"{kans} kans: a hand has at most four")
-    sets = sum(1 for m in melds if m.kind is not MeldKind.KITA)
+    sets = 0
+    if melds:  # most hands have none
+        kans = sum(1 for m in melds if m.kind.is_kan)
+        if kans > 4:
+            raise ValueError(f"{kans} kans: a hand has at most four")
+        sets = sum(1 for m in melds if m.kind is not MeldKind.KITA)
     if len(concealed) + 3 * sets != 14:
         shown = " ".join((to_mpsz(concealed), *map(str, melds)))
         raise ValueError(
