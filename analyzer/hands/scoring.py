@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from analyzer.hands.fu import CHIITOITSU_FU, FuResult, reading_fu
 from analyzer.hands.hand import decompose, is_chiitoitsu, is_kokushi
@@ -43,6 +44,9 @@ from mjaudit.yaku import Yaku
 __all__ = ["NotAWin", "score"]
 
 _NORTH = 30
+_YAKU = attrgetter("yaku")
+_HAN = attrgetter("han")
+_RED = attrgetter("red")
 _KOKUSHI_FU: FuResult = (0, ())
 
 
@@ -97,11 +101,12 @@ def score(
     Yakuman hands report ``han = 13 × multiplier`` and no dora (Tenhou lists none);
     a kazoe yakuman keeps its real han and yaku, ``yakuman = 0`` and limit YAKUMAN.
     """
+    kinds = [t.kind for t in concealed]
     counts = [0] * 34
-    for t in concealed:
-        counts[t.kind] += 1
+    for k in kinds:
+        counts[k] += 1
     win = win_tile.kind
-    sets_melds = [m for m in melds if m.kind is not MeldKind.KITA]
+    sets_melds = [m for m in melds if m.kind is not MeldKind.KITA] if melds else []
     if not counts[win]:
         raise NotAWin(
             "not-a-winning-hand",
@@ -115,10 +120,12 @@ def score(
         )
     groups = meld_groups(sets_melds)
     all_counts = counts[:]
-    for m in sets_melds:
-        for t in m.tiles:
-            all_counts[t.kind] += 1
-    mask = kind_mask([k for k in range(34) if all_counts[k]])
+    if sets_melds:
+        meld_kinds = [t.kind for m in sets_melds for t in m.tiles]
+        for k in meld_kinds:
+            all_counts[k] += 1
+        kinds += meld_kinds
+    mask = kind_mask(kinds)
     closed = not groups.opened
     composite = rules.composite_yakuman
 
@@ -140,17 +147,15 @@ def score(
                     + sequence_yaku(r, valued)
                     + set_yaku(r, ctx.seat_wind, ctx.round_wind)
                 )
-                pinfu = any(y.yaku is Yaku.PINFU for y in yaku)
+                pinfu = Yaku.PINFU in map(_YAKU, yaku)
                 fu = reading_fu(
                     r, pinfu, ctx.tsumo, ctx.rinshan, ctx.seat_wind, ctx.round_wind, rules
                 )
-                candidates.append(_Candidate(tuple(ym), tuple(yaku), sum(y.han for y in yaku), fu))
+                candidates.append(_Candidate(tuple(ym), tuple(yaku), sum(map(_HAN, yaku)), fu))
     if not sets_melds and is_chiitoitsu(counts):
         yaku = [*hand_wide, entry(Yaku.CHIITOITSU, 2)]
         candidates.append(
-            _Candidate(
-                tuple(situ_ym + tiles_ym), tuple(yaku), sum(y.han for y in yaku), CHIITOITSU_FU
-            )
+            _Candidate(tuple(situ_ym + tiles_ym), tuple(yaku), sum(map(_HAN, yaku)), CHIITOITSU_FU)
         )
     if not sets_melds and is_kokushi(counts):
         ym = situ_ym + kokushi_yakuman(counts, win, rules)
@@ -162,7 +167,10 @@ def score(
             f"{_describe(concealed, melds)} with {win_tile}: not four sets and a pair, "
             "seven pairs or thirteen orphans",
         )
-    best = max(candidates, key=lambda c: c.key(composite))
+    if len(candidates) == 1:  # most hands read one way only
+        best = candidates[0]
+    else:
+        best = max(candidates, key=lambda c: c.key(composite))
     mult = _multiplier(best.yakuman, composite)
     if ctx.renhou and not ctx.tsumo and rules.renhou == "mangan" and not mult:
         # A limit hand (EMA RCR 2016 "a strict mangan"; JPML 特役 満貫): a mangan, or
@@ -235,19 +243,22 @@ def _result(
 ) -> HandResult:
     fu, fu_parts = best.fu
     if mult:
-        yaku = tuple(sorted(best.yakuman, key=lambda y: y.yaku))
+        yaku = tuple(sorted(best.yakuman, key=_YAKU))
         han, dora, aka, ura, kita = 13 * mult, 0, 0, 0, 0
     else:
-        kita = sum(1 for m in melds if m.kind is MeldKind.KITA) or ctx.kita
+        kita = ctx.kita
+        if melds:
+            kita = sum(1 for m in melds if m.kind is MeldKind.KITA) or ctx.kita
         dora = _count_dora(ctx.dora_indicators, all_counts, kita, ctx.players)
         aka = 0
         if rules.aka:
-            aka = sum(1 for t in concealed if t.red)
-            aka += sum(1 for m in sets_melds for t in m.tiles if t.red)
+            aka = sum(map(_RED, concealed))
+            if sets_melds:
+                aka += sum(1 for m in sets_melds for t in m.tiles if t.red)
         ura = 0
         if (ctx.riichi or ctx.double_riichi) and rules.ura_dora:
             ura = _count_dora(ctx.ura_indicators, all_counts, kita, ctx.players)
-        yaku = tuple(sorted(best.yaku, key=lambda y: y.yaku))
+        yaku = tuple(sorted(best.yaku, key=_YAKU))
         han = best.han + dora + aka + ura + kita
     base, limit = base_points(han, fu, mult, rules)
     payments, total = hand_payments(base, ctx.is_dealer, ctx.tsumo, ctx.players, rules)

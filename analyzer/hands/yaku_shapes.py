@@ -13,6 +13,7 @@ Han follow Tenhou (matrix §D "open reductions"): sanshoku, ittsu and chanta dro
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 from analyzer.hands.readings import Reading, Wait
@@ -37,11 +38,12 @@ DRAGONS: Final = (31, 32, 33)
 _DRAGON_YAKU: Final = {31: Yaku.HAKU, 32: Yaku.HATSU, 33: Yaku.CHUN}
 
 
-def kind_mask(kinds: list[int]) -> int:
-    mask = 0
-    for k in kinds:
-        mask |= 1 << k
-    return mask
+_BITS: Final = tuple(1 << k for k in range(34))
+
+
+def kind_mask(kinds: Iterable[int]) -> int:
+    """Bit k set for each kind k in ``kinds`` (repeats allowed)."""
+    return sum(map(_BITS.__getitem__, set(kinds)))
 
 
 def valued_kinds(seat_wind: int, round_wind: int) -> frozenset[int]:
