@@ -159,30 +159,47 @@ def decompose(counts: Sequence[int]) -> tuple[Decomposition, ...]:
     return _decompose(tuple(counts))
 
 
+Option = tuple[int, tuple[int, ...]]
+
+# Each suit's splits (suit_paired, suit_sets) with the pair and groups numbered as
+# the hand's kinds, by suit and counts: what _decompose takes of a suit, looked up
+# once.
+_SUIT_OPTIONS: Final[tuple[dict[Vec, tuple[Option, ...]], ...]] = ({}, {}, {})
+
+
+def _suit_options(suit: int, vec: Vec) -> tuple[Option, ...]:
+    """The splits of a suit's counts: (pair kind, groups) with a pair when its tiles
+    are 3k+2, (-1, groups) when 3k; none when 3k+1 or no split."""
+    table = _SUIT_OPTIONS[suit]
+    found = table.get(vec)
+    if found is None:
+        base = 9 * suit
+        r = sum(vec) % 3
+        if r == 2:
+            found = tuple((p + base, _globalise(g, base)) for p, g in suit_paired(vec))
+        elif r == 0:
+            found = tuple((-1, _globalise(g, base)) for g in suit_sets(vec))
+        else:
+            found = ()
+        if len(table) < _CACHE_LIMIT:
+            table[vec] = found
+    return found
+
+
 def _decompose(key: Vec) -> tuple[Decomposition, ...]:
     if sum(key) % 3 != 2:
         return ()
-    options: list[list[tuple[int, tuple[int, ...]]]] = []
+    options: list[tuple[Option, ...]] = []
     pair_seen = False
     for s in range(3):
-        vec = key[9 * s : 9 * s + 9]
-        r = sum(vec) % 3
-        if r == 1:
+        found = _suit_options(s, key[9 * s : 9 * s + 9])
+        if not found:
             return ()
-        base = 9 * s
-        if r == 2:
+        if found[0][0] >= 0:
             if pair_seen:
                 return ()
             pair_seen = True
-            paired = suit_paired(vec)
-            if not paired:
-                return ()
-            options.append([(p + base, _globalise(g, base)) for p, g in paired])
-        else:
-            sets = suit_sets(vec)
-            if not sets:
-                return ()
-            options.append([(-1, _globalise(g, base)) for g in sets])
+        options.append(found)
     honor_sets: list[int] = []
     honor_pair = -1
     for k in range(27, 34):
@@ -197,11 +214,11 @@ def _decompose(key: Vec) -> tuple[Decomposition, ...]:
                 return ()
     if honor_pair < 0 and not pair_seen:
         return ()
-    options.append([(honor_pair, tuple(honor_sets))])
+    options.append(((honor_pair, tuple(honor_sets)),))
     out: list[Decomposition] = []
     for combo in product(*options):
-        pair = max(p for p, _ in combo)
-        groups = tuple(sorted(g for _, gs in combo for g in gs))
+        pair = max([p for p, _ in combo])
+        groups = tuple(sorted([g for _, gs in combo for g in gs]))
         out.append(Decomposition(pair, groups))
     return tuple(out)
 
