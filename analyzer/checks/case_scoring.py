@@ -154,9 +154,11 @@ def _quick_tiles(text: str) -> tuple[Tile, ...] | None:
         return None
     if len(groups) == 1:
         return _group(groups[0])
-    parts = list(map(_group, groups))
+    parts = list(map(_GROUP_TILES.get, groups))  # the groups seen before, at once
     if None in parts:
-        return None
+        parts = list(map(_group, groups))
+        if None in parts:
+            return None
     return tuple(chain.from_iterable(parts))  # type: ignore[arg-type]
 
 
@@ -195,9 +197,30 @@ def _indicators(value: JsonValue, where: str) -> tuple[Tile, ...]:
 _MELD_KINDS = {k.value: k for k in MeldKind}
 
 
+# The melds read so far, by their keys, values and the values' types (``true`` is
+# not ``1`` to a schema, though equal to Python): the melds of a file's cases repeat
+# (a quarter of those of the Tenhou corpus are new). A meld with a value that is a
+# list or an object is read each time. At most _MELD_LIMIT kept.
+_MELDS: dict[tuple[tuple[tuple[str, JsonValue], ...], tuple[type, ...]], Meld] = {}
+_MELD_LIMIT = 4096
+
+
 def _meld(doc: JsonValue, where: str) -> Meld:
     if not isinstance(doc, dict):
         raise CaseError(f"{where}: expected an object, not {json.dumps(doc)}")
+    key = (tuple(doc.items()), tuple(map(type, doc.values())))
+    try:
+        return _MELDS[key]
+    except KeyError:
+        meld = _read_meld(doc, where)
+        if len(_MELDS) < _MELD_LIMIT:
+            _MELDS[key] = meld
+        return meld
+    except TypeError:  # a value that is a list or an object: read, for its message
+        return _read_meld(doc, where)
+
+
+def _read_meld(doc: dict[str, JsonValue], where: str) -> Meld:
     kind_text = _field(doc, "kind", str, f"{where}.")
     assert isinstance(kind_text, str)
     kind = _MELD_KINDS.get(kind_text)
@@ -323,6 +346,15 @@ def _flags(s: dict[str, JsonValue], w: str) -> tuple[bool, ...]:
 
 def read_case(doc: JsonValue) -> ScoredCase:
     """A case read back into the scorer's values, or CaseError."""
+    return ScoredCase(*_read(doc))
+
+
+# The win of each winner and seat it won off: the same sixteen for every case.
+_WINS = {(seat, off): Win(_NOWHERE, seat, off, _NO_CLAIMS) for seat in range(4) for off in range(4)}
+
+
+def _read(doc: JsonValue) -> tuple[str, WinRecord, Ruleset, bool, int]:
+    """read_case's fields, without the class around them (score_case's own)."""
     if not isinstance(doc, dict):
         raise CaseError(f"a case is a JSON object, not {json.dumps(doc)[:40]}")
     schema = doc.get("schema", CASE_SCHEMA)
@@ -382,7 +414,7 @@ def read_case(doc: JsonValue) -> ScoredCase:
         last_kan = melds[k]
     # Positional, in WinRecord's order (analyzer/engine/state.py).
     record = WinRecord(
-        0, Win(_NOWHERE, seat, from_seat, _NO_CLAIMS), seat, from_seat, concealed, win_tile,
+        0, _WINS[seat, from_seat], seat, from_seat, concealed, win_tile,
         melds, ctx, dora, dealer, (), sticks, honba, kita, last_kan,
     )  # fmt: skip
     try:
@@ -390,25 +422,23 @@ def read_case(doc: JsonValue) -> ScoredCase:
     except ValueError as exc:
         raise CaseError(f"hand: {exc}") from None
     takes = _bool(s, "takes_counters", w) if "takes_counters" in s else True
-    return ScoredCase(case_id, record, rules, takes, ura_han)
+    return case_id, record, rules, takes, ura_han
 
 
 def _scored(doc: JsonValue) -> tuple[str, HandResult | NotAWin, tuple[int, ...], int | None]:
     """The case's id, its result (or why the hand is not a win), the deltas and the
     seat liable (pao)."""
-    case = read_case(doc)
-    rec = case.record
-    rules = case.rules
+    case_id, rec, rules, takes_counters, ura_han = _read(doc)
     try:
         result = score(rec.concealed, rec.win_tile, rec.melds, rec.context, rules)
     except NotAWin as exc:
-        return case.case_id, exc, (), None
-    if case.ura_han and not result.yakuman:
-        result = with_ura_han(result, case.ura_han, rec.context, rules)
+        return case_id, exc, (), None
+    if ura_han and not result.yakuman:
+        result = with_ura_han(result, ura_han, rec.context, rules)
     # Only a yakuman makes a player liable (pao).
     pao = expected_pao(rec, result, rules) if result.yakuman else None
-    deltas = settle_record(result, rec, rules, pao, case.takes_counters)
-    return case.case_id, result, deltas, pao
+    deltas = settle_record(result, rec, rules, pao, takes_counters)
+    return case_id, result, deltas, pao
 
 
 def score_case(doc: JsonValue) -> Doc:
