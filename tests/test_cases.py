@@ -164,6 +164,29 @@ def test_a_hostile_hand_is_refused_and_not_kept() -> None:
     assert all(len(g) <= 15 for g in case_scoring._GROUP_TILES)
 
 
+def test_a_meld_read_before_does_not_stand_for_one_of_other_types() -> None:
+    """The melds read so far are kept by their values and the values' types: a meld
+    whose ``from_seat`` is ``true`` is refused after the same meld with ``1`` was read
+    (``True == 1`` to Python, not to the schema)."""
+    pon: Case = {"kind": "pon", "tiles": "777z", "called": "7z", "from_seat": 1}
+    case: Case = {
+        "id": "pon",
+        "rules": {"name": "tenhou", "players": 4},
+        "hand": {"concealed": "111m999p11s111z", "win_tile": "1z", "melds": [pon]},
+        "situation": _situation(seat=1, from_seat=1, tsumo=True),
+    }
+    assert answer_line(case)[1]
+    assert answer_line(case)[1]  # the meld as kept
+    case["hand"]["melds"] = [{**pon, "from_seat": True}]
+    with pytest.raises(
+        CaseError, match=r"hand.melds\[0\].from_seat: expected an integer, not true"
+    ):
+        answer_line(case)
+    case["hand"]["melds"] = [{**pon, "from_seat": 1.0}]
+    with pytest.raises(CaseError, match=r"from_seat: expected an integer, not 1\.0"):
+        answer_line(case)
+
+
 @pytest.mark.parametrize(
     "payments",
     [Payments(8000), Payments(None, 4000, 2000), Payments(None, None, 4000), Payments()],
