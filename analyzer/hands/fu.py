@@ -27,11 +27,12 @@ CHIITOITSU_FU: Final[FuResult] = (25, (FuPart("chiitoitsu", 25),))
 _BASE: Final = FuPart("base", 20)
 _CLOSED_RON: Final = FuPart("closed ron", 10)
 _TSUMO: Final = FuPart("tsumo", 2)
-_WAIT_PART: Final = {
-    Wait.KANCHAN: FuPart("kanchan wait", 2),
-    Wait.PENCHAN: FuPart("penchan wait", 2),
-    Wait.TANKI: FuPart("tanki wait", 2),
-}
+# By wait, compared by identity: a dict would hash the Wait, a Python call.
+_WAIT_PARTS: Final = (
+    (Wait.KANCHAN, FuPart("kanchan wait", 2)),
+    (Wait.PENCHAN, FuPart("penchan wait", 2)),
+    (Wait.TANKI, FuPart("tanki wait", 2)),
+)
 _PINFU_TSUMO: Final[FuResult] = (20, (FuPart("pinfu tsumo", 20),))
 _OPEN_PINFU: Final[FuResult] = (30, (FuPart("open pinfu shape", 30),))
 
@@ -95,9 +96,10 @@ def reading_fu(
         parts.append(_CLOSED_RON)
     if tsumo and (not rinshan or rules.rinshan_tsumo_fu):
         parts.append(_TSUMO)
-    wait = _WAIT_PART.get(r.wait)
-    if wait is not None:
-        parts.append(wait)
+    for wait, wait_part in _WAIT_PARTS:
+        if r.wait is wait:
+            parts.append(wait_part)
+            break
     pair = _pair_part(r.pair, seat_wind, round_wind, rules.double_wind_pair_fu)
     if pair is not None:
         parts.append(pair)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
 from analyzer.hands.hand import SEQ, Decomposition
 from mjaudit.frozen import quick_init
@@ -48,28 +49,43 @@ class MeldGroups:
     kans: int
 
 
+# Every SetPart, at 4 * kind + 2 * kan + concealed: made once, not for each reading.
+_SET_PARTS: Final = tuple(
+    SetPart(kind, kan, concealed)
+    for kind in range(34)
+    for kan in (False, True)
+    for concealed in (False, True)
+)
+# Members bound once: under Python 3.11 each ``MeldKind.CHI`` is a lookup through the
+# enum's descriptor, several times the cost of a global's.
+_CHI, _PON, _ANKAN, _KITA = MeldKind.CHI, MeldKind.PON, MeldKind.ANKAN, MeldKind.KITA
+_NO_MELDS: Final = MeldGroups((), (), False, 0)
+
+
 def meld_groups(melds: Sequence[Meld]) -> MeldGroups:
+    if not melds:
+        return _NO_MELDS
     seqs: list[int] = []
     sets: list[SetPart] = []
     opened = False
     kans = 0
     for meld in melds:
-        match meld.kind:
-            case MeldKind.CHI:
-                seqs.append(meld.kind34)
-                opened = True
-            case MeldKind.PON:
-                sets.append(SetPart(meld.kind34, False, False))
-                opened = True
-            case MeldKind.DAIMINKAN | MeldKind.KAKAN:
-                sets.append(SetPart(meld.kind34, True, False))
-                opened = True
-                kans += 1
-            case MeldKind.ANKAN:
-                sets.append(SetPart(meld.kind34, True, True))
-                kans += 1
-            case MeldKind.KITA:
-                pass
+        kind = meld.kind
+        if kind is _KITA:
+            continue
+        if kind is _CHI:
+            seqs.append(meld.kind34)
+            opened = True
+        elif kind is _PON:
+            sets.append(_SET_PARTS[4 * meld.kind34])
+            opened = True
+        elif kind is _ANKAN:
+            sets.append(_SET_PARTS[4 * meld.kind34 + 3])
+            kans += 1
+        else:  # a daiminkan or a kakan
+            sets.append(_SET_PARTS[4 * meld.kind34 + 2])
+            opened = True
+            kans += 1
     return MeldGroups(tuple(seqs), tuple(sets), opened, kans)
 
 
@@ -99,52 +115,57 @@ class Reading:
         return tuple(s.kind for s in self.sets)
 
 
+_RYANMEN, _KANCHAN, _PENCHAN = Wait.RYANMEN, Wait.KANCHAN, Wait.PENCHAN
+_SHANPON, _TANKI = Wait.SHANPON, Wait.TANKI
+
+
 def _seq_wait(start: int, win: int) -> Wait:
     pos = win - start
     if pos == 1:
-        return Wait.KANCHAN
+        return _KANCHAN
     # 12 waiting on 3 and 89 waiting on 7 are edge waits.
     if (pos == 2 and start % 9 == 0) or (pos == 0 and start % 9 == 6):
-        return Wait.PENCHAN
-    return Wait.RYANMEN
+        return _PENCHAN
+    return _RYANMEN
 
 
 def readings(
     decomposition: Decomposition, melds: MeldGroups, win: int, tsumo: bool
 ) -> list[Reading]:
     """Every reading of one decomposition: one per distinct way the win tile fits."""
-    seqs = tuple(g - SEQ for g in decomposition.groups if g >= SEQ)
-    trips = tuple(g for g in decomposition.groups if g < SEQ)
+    groups = decomposition.groups
+    seqs = tuple([g - SEQ for g in groups if g >= SEQ])
+    trips = tuple([g for g in groups if g < SEQ])
     all_seqs = seqs + melds.sequences
     out: list[Reading] = []
-    closed_sets = tuple(SetPart(k, False, True) for k in trips)
+    closed_sets = tuple([_SET_PARTS[4 * k + 1] for k in trips])
     base_sets = closed_sets + melds.sets
     if decomposition.pair == win:
         out.append(
-            Reading(decomposition.pair, all_seqs, base_sets, Wait.TANKI, melds.opened, melds.kans)
+            Reading(decomposition.pair, all_seqs, base_sets, _TANKI, melds.opened, melds.kans)
         )
     if win in trips:
         # A ron completes this triplet from a discard, so it is open for fu and ankou.
         idx = trips.index(win)
         sets = list(closed_sets)
-        sets[idx] = SetPart(win, False, tsumo)
+        sets[idx] = _SET_PARTS[4 * win + tsumo]
         out.append(
             Reading(
                 decomposition.pair,
                 all_seqs,
                 tuple(sets) + melds.sets,
-                Wait.SHANPON,
+                _SHANPON,
                 melds.opened,
                 melds.kans,
             )
         )
-    seen: set[Wait] = set()
+    seen: list[Wait] = []  # a list: an Enum's hash is a Python call
     for start in set(seqs):
         if start <= win <= start + 2:
             wait = _seq_wait(start, win)
             if wait in seen:
                 continue
-            seen.add(wait)
+            seen.append(wait)
             out.append(
                 Reading(decomposition.pair, all_seqs, base_sets, wait, melds.opened, melds.kans)
             )

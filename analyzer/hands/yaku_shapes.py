@@ -35,7 +35,30 @@ YAOCHU_MASK: Final = sum(1 << k for k in (0, 8, 9, 17, 18, 26, *range(27, 34)))
 HONOR_MASK: Final = sum(1 << k for k in range(27, 34))
 SUIT_MASKS: Final = (0x1FF, 0x1FF << 9, 0x1FF << 18)
 DRAGONS: Final = (31, 32, 33)
-_DRAGON_YAKU: Final = {31: Yaku.HAKU, 32: Yaku.HATSU, 33: Yaku.CHUN}
+# Each yaku as its interned entry, made once, closed and open where the han differ
+# (a Yaku member's lookup and the call to entry cost more than a global's).
+_TANYAO = entry(Yaku.TANYAO, 1)
+_HONITSU, _HONITSU_OPEN = entry(Yaku.HONITSU, 3), entry(Yaku.HONITSU, 2)
+_CHINITSU, _CHINITSU_OPEN = entry(Yaku.CHINITSU, 6), entry(Yaku.CHINITSU, 5)
+_HONROUTOU = entry(Yaku.HONROUTOU, 2)
+_PINFU = entry(Yaku.PINFU, 1)
+_RYANPEIKOU = entry(Yaku.RYANPEIKOU, 3)
+_IIPEIKOU = entry(Yaku.IIPEIKOU, 1)
+_SANSHOKU, _SANSHOKU_OPEN = entry(Yaku.SANSHOKU, 2), entry(Yaku.SANSHOKU, 1)
+_ITTSU, _ITTSU_OPEN = entry(Yaku.ITTSU, 2), entry(Yaku.ITTSU, 1)
+_CHANTA, _CHANTA_OPEN = entry(Yaku.CHANTA, 2), entry(Yaku.CHANTA, 1)
+_JUNCHAN, _JUNCHAN_OPEN = entry(Yaku.JUNCHAN, 3), entry(Yaku.JUNCHAN, 2)
+_DRAGON_YAKU: Final = {
+    k: entry(y, 1) for k, y in ((31, Yaku.HAKU), (32, Yaku.HATSU), (33, Yaku.CHUN))
+}
+_SEAT_WIND: Final = tuple(entry(Yaku(Yaku.SEAT_WIND_EAST + w), 1) for w in range(4))
+_ROUND_WIND: Final = tuple(entry(Yaku(Yaku.ROUND_WIND_EAST + w), 1) for w in range(4))
+_TOITOI = entry(Yaku.TOITOI, 2)
+_SANANKOU = entry(Yaku.SANANKOU, 2)
+_SANKANTSU = entry(Yaku.SANKANTSU, 2)
+_SANSHOKU_DOUKOU = entry(Yaku.SANSHOKU_DOUKOU, 2)
+_SHOUSANGEN = entry(Yaku.SHOUSANGEN, 2)
+_RYANMEN = Wait.RYANMEN
 
 
 _BITS: Final = tuple(1 << k for k in range(34))
@@ -56,16 +79,16 @@ def tile_yaku(mask: int, opened: bool, rules: Ruleset) -> list[YakuHan]:
     out: list[YakuHan] = []
     # Kuitan: an open tanyao counts only where the rules allow it.
     if not mask & YAOCHU_MASK and (not opened or rules.kuitan):
-        out.append(entry(Yaku.TANYAO, 1))
+        out.append(_TANYAO)
     suits = sum(1 for sm in SUIT_MASKS if mask & sm)
     honors = bool(mask & HONOR_MASK)
     if suits == 1:
         if honors:
-            out.append(entry(Yaku.HONITSU, 2 if opened else 3))
+            out.append(_HONITSU_OPEN if opened else _HONITSU)
         else:
-            out.append(entry(Yaku.CHINITSU, 5 if opened else 6))
+            out.append(_CHINITSU_OPEN if opened else _CHINITSU)
     if not mask & ~YAOCHU_MASK:
-        out.append(entry(Yaku.HONROUTOU, 2))
+        out.append(_HONROUTOU)
     return out
 
 
@@ -78,20 +101,22 @@ def sequence_yaku(r: Reading, valued: frozenset[int]) -> list[YakuHan]:
     if not seqs:
         return []
     out: list[YakuHan] = []
-    if not r.opened and len(seqs) == 4 and r.wait is Wait.RYANMEN and r.pair not in valued:
-        out.append(entry(Yaku.PINFU, 1))
-    if not r.opened and len(seqs) >= 2:
-        dupes = sum(seqs.count(s) // 2 for s in set(seqs))
-        if dupes >= 2:
-            out.append(entry(Yaku.RYANPEIKOU, 3))
-        elif dupes == 1:
-            out.append(entry(Yaku.IIPEIKOU, 1))
-    if len(seqs) >= 3:
-        present = set(seqs)
-        if any(s in present and s + 9 in present and s + 18 in present for s in range(7)):
-            out.append(entry(Yaku.SANSHOKU, 1 if r.opened else 2))
+    opened = r.opened
+    present = set(seqs)
+    if not opened:
+        if len(seqs) == 4 and r.wait is _RYANMEN and r.pair not in valued:
+            out.append(_PINFU)
+        if len(present) < len(seqs):  # a sequence twice (or more)
+            dupes = sum(seqs.count(s) // 2 for s in present)
+            if dupes >= 2:
+                out.append(_RYANPEIKOU)
+            elif dupes == 1:
+                out.append(_IIPEIKOU)
+    if len(present) >= 3:
+        if any(s + 9 in present and s + 18 in present for s in present if s < 7):
+            out.append(_SANSHOKU_OPEN if opened else _SANSHOKU)
         if any(b in present and b + 3 in present and b + 6 in present for b in (0, 9, 18)):
-            out.append(entry(Yaku.ITTSU, 1 if r.opened else 2))
+            out.append(_ITTSU_OPEN if opened else _ITTSU)
     # Chanta/junchan: every group and the pair hold a terminal or honour; without a
     # sequence the hand is honroutou or chinroutou instead.
     if (
@@ -101,9 +126,9 @@ def sequence_yaku(r: Reading, valued: frozenset[int]) -> list[YakuHan]:
     ):
         honors = r.pair >= 27 or any(p.kind >= 27 for p in r.sets)
         if honors:
-            out.append(entry(Yaku.CHANTA, 1 if r.opened else 2))
+            out.append(_CHANTA_OPEN if opened else _CHANTA)
         else:
-            out.append(entry(Yaku.JUNCHAN, 2 if r.opened else 3))
+            out.append(_JUNCHAN_OPEN if opened else _JUNCHAN)
     return out
 
 
@@ -117,23 +142,23 @@ def set_yaku(r: Reading, seat_wind: int, round_wind: int) -> list[YakuHan]:
     for k in kinds:
         if k >= 31:
             dragons += 1
-            out.append(entry(_DRAGON_YAKU[k], 1))
+            out.append(_DRAGON_YAKU[k])
         elif k >= 27:
             # A double wind triplet scores both yaku (Tenhou ids 10-13 and 14-17).
             if k == 27 + seat_wind:
-                out.append(entry(Yaku(Yaku.SEAT_WIND_EAST + seat_wind), 1))
+                out.append(_SEAT_WIND[seat_wind])
             if k == 27 + round_wind:
-                out.append(entry(Yaku(Yaku.ROUND_WIND_EAST + round_wind), 1))
+                out.append(_ROUND_WIND[round_wind])
     if len(sets) == 4:
-        out.append(entry(Yaku.TOITOI, 2))
+        out.append(_TOITOI)
     if r.concealed_sets == 3:
-        out.append(entry(Yaku.SANANKOU, 2))
+        out.append(_SANANKOU)
     if r.kans == 3:
-        out.append(entry(Yaku.SANKANTSU, 2))
+        out.append(_SANKANTSU)
     if len(sets) >= 3:
         present = set(kinds)
         if any(k in present and k + 9 in present and k + 18 in present for k in range(9)):
-            out.append(entry(Yaku.SANSHOKU_DOUKOU, 2))
+            out.append(_SANSHOKU_DOUKOU)
     if dragons == 2 and r.pair >= 31:
-        out.append(entry(Yaku.SHOUSANGEN, 2))
+        out.append(_SHOUSANGEN)
     return out
