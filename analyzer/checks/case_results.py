@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
+from mjaudit.events import Limit
 from mjaudit.findings import JsonValue
 from mjaudit.hands import FuPart, HandResult, Payments, YakuHan
 from mjaudit.yaku import Yaku
@@ -108,6 +109,10 @@ def _payments_text(p: Payments) -> str:
     return f"{{{dealer}{', ' if dealer and non_dealer else ''}{non_dealer}}}"
 
 
+# Each limit's name as a result writes it (an enum's ``name`` is a Python call).
+_LIMIT_TEXT: dict[int, str] = {limit: limit.name.lower() for limit in Limit}
+
+
 def result_text(r: HandResult, deltas: Iterable[int] | None, pao: int | None) -> str:
     """``result_doc(r, deltas, pao)`` as JSON text, as ``json.dumps`` writes it."""
     parts = ", ".join(map(_fu_text, r.fu_parts))
@@ -117,7 +122,7 @@ def result_text(r: HandResult, deltas: Iterable[int] | None, pao: int | None) ->
         f'{{"han": {r.han}, "fu": {r.fu}, "fu_parts": [{parts}], "yaku": [{yaku}], '
         f'"dora": {r.dora}, "aka": {r.aka}, "ura": {r.ura}, '
         f'"kita": {r.kita}, "yakuman": {r.yakuman}, '
-        f'"limit": "{r.limit.name.lower()}", "points": {r.total}, '
+        f'"limit": "{_LIMIT_TEXT[r.limit]}", "points": {r.total}, '
         f'"payments": {_payments_text(r.payments)}, {shown}'
         f'"pao_seat": {"null" if pao is None else pao}}}'
     )

@@ -225,13 +225,8 @@ def _decompose(key: Vec) -> tuple[Decomposition, ...]:
 
 def is_chiitoitsu(counts: Sequence[int]) -> bool:
     """Seven different pairs (four of a kind is not two pairs)."""
-    pairs = 0
-    for c in counts:
-        if c == 2:
-            pairs += 1
-        elif c:
-            return False
-    return pairs == 7
+    # Seven counts of 2 and fourteen tiles: every other count is 0.
+    return counts.count(2) == 7 and sum(counts) == 14
 
 
 def is_kokushi(counts: Sequence[int]) -> bool:

@@ -47,6 +47,11 @@ _PAO_YAKU: Final = {
 }
 
 
+# Members bound once: under Python 3.11 each ``Limit.X`` is a lookup through the
+# enum's descriptor, several times the cost of a global's.
+_NONE, _MANGAN, _YAKUMAN = Limit.NONE, Limit.MANGAN, Limit.YAKUMAN
+
+
 def round_up(points: int) -> int:
     """Round a payment up to the next 100."""
     return -(-points // 100) * 100
@@ -55,20 +60,22 @@ def round_up(points: int) -> int:
 def base_points(han: int, fu: int, yakuman: int, rules: Ruleset) -> tuple[int, Limit]:
     """The base (basic points) and limit band of a hand."""
     if yakuman:
-        return 8000 * yakuman, Limit.YAKUMAN
+        return 8000 * yakuman, _YAKUMAN
+    if han < 5:  # below every band: the base from han and fu
+        base = fu * 2 ** (han + 2)
+        if base >= MANGAN:
+            return MANGAN, _MANGAN
+        if rules.kiriage and base == 1920:
+            # Kiriage mangan: 4 han 30 fu and 3 han 60 fu round up to 2000.
+            return MANGAN, _MANGAN
+        return base, _NONE
     for min_han, base, limit in _BANDS:
         if han >= min_han:
-            if limit is Limit.YAKUMAN and not rules.kazoe_yakuman:
+            if limit is _YAKUMAN and not rules.kazoe_yakuman:
                 # WRC, M.League, EMA: 13 han or more is sanbaiman.
                 return 6000, Limit.SANBAIMAN
             return base, limit
-    base = fu * 2 ** (han + 2)
-    if base >= MANGAN:
-        return MANGAN, Limit.MANGAN
-    if rules.kiriage and base == 1920:
-        # Kiriage mangan: 4 han 30 fu and 3 han 60 fu round up to 2000.
-        return MANGAN, Limit.MANGAN
-    return base, Limit.NONE
+    raise AssertionError(f"{han} han: in no band")  # the last band starts at 5
 
 
 def hand_payments(

@@ -25,7 +25,14 @@ from analyzer.hands.fu import CHIITOITSU_FU, FuResult, reading_fu
 from analyzer.hands.hand import decompose, is_chiitoitsu, is_kokushi
 from analyzer.hands.points import MANGAN, base_points, hand_payments
 from analyzer.hands.readings import meld_groups, readings
-from analyzer.hands.yaku_shapes import kind_mask, sequence_yaku, set_yaku, tile_yaku, valued_kinds
+from analyzer.hands.yaku_shapes import (
+    YAOCHU_MASK,
+    kind_mask,
+    sequence_yaku,
+    set_yaku,
+    tile_yaku,
+    valued_kinds,
+)
 from analyzer.hands.yaku_situational import entry, situational_yaku, situational_yakuman
 from analyzer.hands.yaku_yakuman import (
     chuuren_yakuman,
@@ -48,6 +55,10 @@ _YAKU = attrgetter("yaku")
 _HAN = attrgetter("han")
 _RED = attrgetter("red")
 _KOKUSHI_FU: FuResult = (0, ())
+# Members bound once: under Python 3.11 each ``MeldKind.KITA`` is a lookup through
+# the enum's descriptor, several times the cost of a global's.
+_KITA = MeldKind.KITA
+_PINFU = Yaku.PINFU
 
 
 class NotAWin(Exception):
@@ -106,7 +117,7 @@ def score(
     for k in kinds:
         counts[k] += 1
     win = win_tile.kind
-    sets_melds = [m for m in melds if m.kind is not MeldKind.KITA] if melds else []
+    sets_melds = [m for m in melds if m.kind is not _KITA] if melds else []
     if not counts[win]:
         raise NotAWin(
             "not-a-winning-hand",
@@ -147,7 +158,7 @@ def score(
                     + sequence_yaku(r, valued)
                     + set_yaku(r, ctx.seat_wind, ctx.round_wind)
                 )
-                pinfu = Yaku.PINFU in map(_YAKU, yaku)
+                pinfu = _PINFU in map(_YAKU, yaku)
                 fu = reading_fu(
                     r, pinfu, ctx.tsumo, ctx.rinshan, ctx.seat_wind, ctx.round_wind, rules
                 )
@@ -157,7 +168,7 @@ def score(
         candidates.append(
             _Candidate(tuple(situ_ym + tiles_ym), tuple(yaku), sum(map(_HAN, yaku)), CHIITOITSU_FU)
         )
-    if not sets_melds and is_kokushi(counts):
+    if not sets_melds and not mask & ~YAOCHU_MASK and is_kokushi(counts):
         ym = situ_ym + kokushi_yakuman(counts, win, rules)
         # Tenhou reports kokushi with 0 fu (ten="0,32000,5").
         candidates.append(_Candidate(tuple(ym), (), 0, _KOKUSHI_FU))
@@ -248,7 +259,7 @@ def _result(
     else:
         kita = ctx.kita
         if melds:
-            kita = sum(1 for m in melds if m.kind is MeldKind.KITA) or ctx.kita
+            kita = sum(1 for m in melds if m.kind is _KITA) or ctx.kita
         dora = _count_dora(ctx.dora_indicators, all_counts, kita, ctx.players)
         aka = 0
         if rules.aka:

@@ -14,6 +14,7 @@ Han follow Tenhou (matrix §D "open reductions"): sanshoku, ittsu and chanta dro
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from typing import Final
 
 from analyzer.hands.readings import Reading, Wait
@@ -69,6 +70,7 @@ def kind_mask(kinds: Iterable[int]) -> int:
     return sum(map(_BITS.__getitem__, set(kinds)))
 
 
+@cache
 def valued_kinds(seat_wind: int, round_wind: int) -> frozenset[int]:
     """Kinds whose triplet is a yaku (and whose pair earns fu): dragons and own winds."""
     return frozenset((31, 32, 33, 27 + seat_wind, 27 + round_wind))

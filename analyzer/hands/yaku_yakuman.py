@@ -80,9 +80,10 @@ def reading_yakuman(r: Reading, rules: Ruleset) -> list[YakuHan]:
 
 def chuuren_yakuman(counts: Sequence[int], mask: int, win: int, rules: Ruleset) -> list[YakuHan]:
     """Chuuren poutou: a closed hand (no kan either) of 1112345678999 plus one tile."""
-    suit = next((i for i, sm in enumerate(SUIT_MASKS) if mask & sm), -1)
-    if suit < 0 or mask & ~SUIT_MASKS[suit]:
+    # Every kind of one suit, and nothing else.
+    if mask not in SUIT_MASKS:
         return []
+    suit = SUIT_MASKS.index(mask)
     vec = counts[9 * suit : 9 * suit + 9]
     if any(c < need for c, need in zip(vec, _CHUUREN, strict=True)):
         return []
