@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from itertools import chain
@@ -25,7 +25,7 @@ from analyzer.hands.scoring import NotAWin, score
 from mjaudit.errors import MjauditError, SourcePos, did_you_mean
 from mjaudit.events import Win, WinClaims
 from mjaudit.findings import JsonValue
-from mjaudit.frozen import quick_init
+from mjaudit.frozen import quick_builder, quick_init
 from mjaudit.hands import HandResult, WinContext, check_tile_set
 from mjaudit.melds import Meld, MeldKind, shape_problem
 from mjaudit.rules import RulesError, Ruleset, override, preset
@@ -49,6 +49,10 @@ _FLAGS = (
 )
 _NOWHERE = SourcePos("<case>", 0, "", "case")
 _NO_CLAIMS = WinClaims()
+# WinContext(...) and WinRecord(...), built without the constructors' __init__ (about
+# half their cost; mjaudit.frozen.quick_builder).
+_win_context: Callable[..., WinContext] = quick_builder(WinContext, "_win_context")
+_win_record: Callable[..., WinRecord] = quick_builder(WinRecord, "_win_record")
 
 
 class CaseError(MjauditError):
@@ -306,16 +310,17 @@ _INTS = ("seat", "from_seat", "dealer", "honba", "riichi_sticks")
 
 
 _GET_INTS = itemgetter(*_INTS)
+_INT_TYPES = (int,) * len(_INTS)
 
 
-def _ints(s: dict[str, JsonValue], w: str, last: int) -> list[int]:
+def _ints(s: dict[str, JsonValue], w: str, last: int) -> tuple[int, ...]:
     """The seats (0..last) and counters (0..10**6) of a situation, checked together;
     the first wrong one is named."""
     try:
-        values = list(_GET_INTS(s))
+        values: tuple[int, ...] = _GET_INTS(s)
     except KeyError:
-        values = []
-    if len(values) == len(_INTS) and set(map(type, values)) == {int}:
+        values = ()
+    if tuple(map(type, values)) == _INT_TYPES:
         seat, from_seat, dealer, honba, sticks = values
         if (
             0 <= seat <= last
@@ -325,11 +330,12 @@ def _ints(s: dict[str, JsonValue], w: str, last: int) -> list[int]:
             and 0 <= sticks <= 10**6
         ):
             return values
-    return [_int(s, key, w, 0, last if k < 3 else 10**6) for k, key in enumerate(_INTS)]
+    return tuple([_int(s, key, w, 0, last if k < 3 else 10**6) for k, key in enumerate(_INTS)])
 
 
 _FLAG_KEYS = ("tsumo", *_FLAGS)
 _GET_FLAGS = itemgetter(*_FLAG_KEYS)
+_FLAG_TYPES = (bool,) * len(_FLAG_KEYS)
 
 
 def _flags(s: dict[str, JsonValue], w: str) -> tuple[bool, ...]:
@@ -339,7 +345,7 @@ def _flags(s: dict[str, JsonValue], w: str) -> tuple[bool, ...]:
         flags: tuple[JsonValue, ...] = _GET_FLAGS(s)
     except KeyError:
         flags = ()
-    if len(flags) == len(_FLAG_KEYS) and set(map(type, flags)) == {bool}:
+    if tuple(map(type, flags)) == _FLAG_TYPES:
         return flags  # type: ignore[return-value]
     return tuple(_bool(s, key, w) for key in _FLAG_KEYS)
 
@@ -402,7 +408,7 @@ def _read(doc: JsonValue) -> tuple[str, WinRecord, Ruleset, bool, int]:
     if kita and rules.players == 4:
         raise CaseError(f"{w}kita: a North is set aside in three-player games only")
     # Positional: the fields in WinContext's order (mjaudit/hands.py), the quicker call.
-    ctx = WinContext(
+    ctx = _win_context(
         tsumo, riichi, double, ippatsu, rinshan, chankan, haitei, houtei, tenhou, chiihou,
         renhou, winds[0], winds[1], dora, ura, honba, sticks, kita, rules.players,
     )  # fmt: skip
@@ -413,7 +419,7 @@ def _read(doc: JsonValue) -> tuple[str, WinRecord, Ruleset, bool, int]:
             raise CaseError(f"hand.last_kan: {k} is not the index of a kan in hand.melds")
         last_kan = melds[k]
     # Positional, in WinRecord's order (analyzer/engine/state.py).
-    record = WinRecord(
+    record = _win_record(
         0, _WINS[seat, from_seat], seat, from_seat, concealed, win_tile,
         melds, ctx, dora, dealer, (), sticks, honba, kita, last_kan,
     )  # fmt: skip
