@@ -17,7 +17,7 @@ fu. Dora never make a hand winnable: a hand with no yaku raises
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 
@@ -41,7 +41,7 @@ from analyzer.hands.yaku_yakuman import (
     tile_yakuman,
 )
 from mjaudit.events import Limit
-from mjaudit.frozen import quick_init
+from mjaudit.frozen import quick_builder, quick_init
 from mjaudit.hands import HandResult, WinContext, YakuHan
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.rules import Ruleset
@@ -82,6 +82,14 @@ class _Candidate:
 
     def key(self, composite: bool) -> tuple[int, int, int]:
         return (_multiplier(self.yakuman, composite), self.han, self.fu[0])
+
+
+# _Candidate(...) and HandResult(...), built without the constructors' __init__
+# (about half their cost; mjaudit.frozen.quick_builder).
+_candidate: Callable[[tuple[YakuHan, ...], tuple[YakuHan, ...], int, FuResult], _Candidate] = (
+    quick_builder(_Candidate, "_candidate")
+)
+_hand_result: Callable[..., HandResult] = quick_builder(HandResult, "_hand_result")
 
 
 def _multiplier(yakuman: Sequence[YakuHan], composite: bool) -> int:
@@ -162,7 +170,7 @@ def score(
                 fu = reading_fu(
                     r, pinfu, ctx.tsumo, ctx.rinshan, ctx.seat_wind, ctx.round_wind, rules
                 )
-                candidates.append(_Candidate(tuple(ym), tuple(yaku), sum(map(_HAN, yaku)), fu))
+                candidates.append(_candidate(tuple(ym), tuple(yaku), sum(map(_HAN, yaku)), fu))
     if not sets_melds and is_chiitoitsu(counts):
         yaku = [*hand_wide, entry(Yaku.CHIITOITSU, 2)]
         candidates.append(
@@ -273,7 +281,7 @@ def _result(
         han = best.han + dora + aka + ura + kita
     base, limit = base_points(han, fu, mult, rules)
     payments, total = hand_payments(base, ctx.is_dealer, ctx.tsumo, ctx.players, rules)
-    return HandResult(
+    return _hand_result(
         han=han,
         fu=fu,
         yakuman=mult,
