@@ -22,6 +22,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice
+from json.scanner import make_scanner
 from typing import IO, Protocol, cast
 
 from analyzer.checks.case_compare import (
@@ -76,7 +77,24 @@ def _not_a_number(name: str) -> float:
 
 # json.loads takes NaN and Infinity, and an integer of more than Python's limit of
 # digits escapes it as a plain ValueError: each is a bad line here, named.
-_decode = json.JSONDecoder(parse_constant=_not_a_number).decode
+# The decoder's own scanner (C), called directly. (typeshed has make_scanner take a
+# make_scanner: what it takes is the decoder whose settings it reads.)
+_scan = make_scanner(json.JSONDecoder(parse_constant=_not_a_number))  # type: ignore[arg-type]
+# JSON's whitespace, as json.decoder skips it (a match always: it may be empty).
+_space = cast(Callable[[str, int], re.Match[str]], re.compile(r"[ \t\n\r]*").match)
+
+
+def _decode(text: str) -> JsonValue:
+    """The JSON value of ``text``, as ``JSONDecoder.decode`` reads it (the same value,
+    the same errors), its scanner called directly: two Python calls fewer a line."""
+    try:
+        value, end = _scan(text, _space(text, 0).end())
+    except StopIteration as err:
+        raise json.JSONDecodeError("Expecting value", text, err.value) from None
+    end = _space(text, end).end()
+    if end != len(text):
+        raise json.JSONDecodeError("Extra data", text, end)
+    return cast(JsonValue, value)
 
 
 def _too_long(exc: ValueError) -> str:
