@@ -35,6 +35,7 @@ __all__ = [
 YAOCHU_MASK: Final = sum(1 << k for k in (0, 8, 9, 17, 18, 26, *range(27, 34)))
 HONOR_MASK: Final = sum(1 << k for k in range(27, 34))
 SUIT_MASKS: Final = (0x1FF, 0x1FF << 9, 0x1FF << 18)
+_MAN, _PIN, _SOU = SUIT_MASKS
 DRAGONS: Final = (31, 32, 33)
 # Each yaku as its interned entry, made once, closed and open where the han differ
 # (a Yaku member's lookup and the call to entry cost more than a global's).
@@ -82,7 +83,7 @@ def tile_yaku(mask: int, opened: bool, rules: Ruleset) -> list[YakuHan]:
     # Kuitan: an open tanyao counts only where the rules allow it.
     if not mask & YAOCHU_MASK and (not opened or rules.kuitan):
         out.append(_TANYAO)
-    suits = sum(1 for sm in SUIT_MASKS if mask & sm)
+    suits = (mask & _MAN != 0) + (mask & _PIN != 0) + (mask & _SOU != 0)
     honors = bool(mask & HONOR_MASK)
     if suits == 1:
         if honors:
