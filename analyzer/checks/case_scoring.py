@@ -95,6 +95,9 @@ _KIND_NAMES: dict[type, str] = {
 
 
 def _object(doc: Mapping[str, JsonValue], key: str, where: str = "") -> dict[str, JsonValue]:
+    value = doc.get(key)
+    if type(value) is dict:  # what JSON decoding makes: the common case, at once
+        return value
     value = _field(doc, key, dict, where)
     assert isinstance(value, dict)
     return value

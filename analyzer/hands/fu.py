@@ -12,6 +12,7 @@ Seven pairs are 25 and never rounded.
 from __future__ import annotations
 
 from functools import cache
+from operator import attrgetter
 from typing import Final
 
 from analyzer.hands.readings import Reading, Wait
@@ -22,6 +23,8 @@ from mjaudit.tiles import Tile
 __all__ = ["CHIITOITSU_FU", "FuResult", "reading_fu"]
 
 FuResult = tuple[int, tuple[FuPart, ...]]
+
+_FU = attrgetter("fu")
 
 CHIITOITSU_FU: Final[FuResult] = (25, (FuPart("chiitoitsu", 25),))
 _BASE: Final = FuPart("base", 20)
@@ -105,7 +108,7 @@ def reading_fu(
         parts.append(pair)
     for part in r.sets:
         parts.append(_SET_PARTS[4 * part.kind + 2 * part.kan + part.concealed])
-    raw = sum(p.fu for p in parts)
+    raw = sum(map(_FU, parts))
     if raw == 20 and r.opened:
         # An open hand with nothing to add is 30 fu (Tenhou; 1 han 20 fu cannot occur).
         return _OPEN_PINFU

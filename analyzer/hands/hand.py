@@ -198,8 +198,11 @@ def _decompose(key: Vec) -> tuple[Decomposition, ...]:
         return ()
     options: list[tuple[Option, ...]] = []
     pair_seen = False
-    for s in range(3):
-        found = _suit_options(s, key[9 * s : 9 * s + 9])
+    for s, table in enumerate(_SUIT_OPTIONS):
+        vec = key[9 * s : 9 * s + 9]
+        found = table.get(vec)
+        if found is None:
+            found = _suit_options(s, vec)
         if not found:
             return ()
         if found[0][0] >= 0:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from operator import attrgetter
 from typing import Final
 
 from analyzer.hands.hand import SEQ, Decomposition
@@ -18,6 +19,9 @@ from mjaudit.frozen import quick_builder, quick_init
 from mjaudit.melds import Meld, MeldKind
 
 __all__ = ["MeldGroups", "Reading", "Wait", "meld_groups", "readings"]
+
+
+_CONCEALED = attrgetter("concealed")
 
 
 class Wait(Enum):
@@ -108,7 +112,7 @@ class Reading:
 
     @property
     def concealed_sets(self) -> int:
-        return sum(1 for s in self.sets if s.concealed)
+        return sum(map(_CONCEALED, self.sets))
 
     @property
     def set_kinds(self) -> tuple[int, ...]:
