@@ -59,6 +59,7 @@ _KOKUSHI_FU: FuResult = (0, ())
 # the enum's descriptor, several times the cost of a global's.
 _KITA = MeldKind.KITA
 _PINFU = Yaku.PINFU
+_CHIITOITSU = entry(Yaku.CHIITOITSU, 2)
 
 
 class NotAWin(Exception):
@@ -158,9 +159,10 @@ def score(
     if decompositions:
         valued = valued_kinds(ctx.seat_wind, ctx.round_wind)
         extra_ym = chuuren_yakuman(counts, mask, win, rules) if not sets_melds else []
+        hand_ym = situ_ym + tiles_ym + extra_ym
         for d in decompositions:
             for r in readings(d, groups, win, ctx.tsumo):
-                ym = situ_ym + tiles_ym + extra_ym + reading_yakuman(r, rules)
+                ym = hand_ym + reading_yakuman(r, rules)
                 yaku = (
                     hand_wide
                     + sequence_yaku(r, valued)
@@ -172,7 +174,7 @@ def score(
                 )
                 candidates.append(_candidate(tuple(ym), tuple(yaku), sum(map(_HAN, yaku)), fu))
     if not sets_melds and is_chiitoitsu(counts):
-        yaku = [*hand_wide, entry(Yaku.CHIITOITSU, 2)]
+        yaku = [*hand_wide, _CHIITOITSU]
         candidates.append(
             _Candidate(tuple(situ_ym + tiles_ym), tuple(yaku), sum(map(_HAN, yaku)), CHIITOITSU_FU)
         )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from operator import attrgetter
 from typing import Final
 
 from analyzer.hands.readings import Reading, Wait
@@ -61,6 +62,10 @@ _SANKANTSU = entry(Yaku.SANKANTSU, 2)
 _SANSHOKU_DOUKOU = entry(Yaku.SANSHOKU_DOUKOU, 2)
 _SHOUSANGEN = entry(Yaku.SHOUSANGEN, 2)
 _RYANMEN = Wait.RYANMEN
+# Terminal and honour kinds; the starts of the runs that hold a terminal (123, 789).
+_YAOCHU_KINDS: Final = frozenset(k for k in range(34) if k >= 27 or k % 9 in (0, 8))
+_OUTER_RUNS: Final = frozenset(k for k in range(27) if k % 9 in (0, 6))
+_KIND = attrgetter("kind")
 
 
 _BITS: Final = tuple(1 << k for k in range(34))
@@ -95,10 +100,6 @@ def tile_yaku(mask: int, opened: bool, rules: Ruleset) -> list[YakuHan]:
     return out
 
 
-def _is_yaochu(k: int) -> bool:
-    return k >= 27 or k % 9 in (0, 8)
-
-
 def sequence_yaku(r: Reading, valued: frozenset[int]) -> list[YakuHan]:
     seqs = r.sequences
     if not seqs:
@@ -123,9 +124,9 @@ def sequence_yaku(r: Reading, valued: frozenset[int]) -> list[YakuHan]:
     # Chanta/junchan: every group and the pair hold a terminal or honour; without a
     # sequence the hand is honroutou or chinroutou instead.
     if (
-        _is_yaochu(r.pair)
-        and all(s % 9 in (0, 6) for s in seqs)
-        and all(_is_yaochu(p.kind) for p in r.sets)
+        r.pair in _YAOCHU_KINDS
+        and all(map(_OUTER_RUNS.__contains__, seqs))
+        and all(map(_YAOCHU_KINDS.__contains__, map(_KIND, r.sets)))
     ):
         honors = r.pair >= 27 or any(p.kind >= 27 for p in r.sets)
         if honors:
