@@ -13,7 +13,6 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
-from itertools import chain
 from operator import itemgetter
 
 from analyzer.checks.audit_wins import expected_pao, settle_record
@@ -166,7 +165,8 @@ def _quick_tiles(text: str) -> tuple[Tile, ...] | None:
         parts = list(map(_group, groups))
         if None in parts:
             return None
-    return tuple(chain.from_iterable(parts))  # type: ignore[arg-type]
+    # Joined by tuple addition: a few short tuples, quicker than any iterator.
+    return sum(parts, ())  # type: ignore[type-var]
 
 
 def _tiles(text: JsonValue, where: str) -> tuple[Tile, ...]:
