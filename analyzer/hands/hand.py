@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import product
-from operator import mul
+from operator import itemgetter, mul
 from typing import Final
 
 from mjaudit.frozen import quick_builder, quick_init
@@ -65,7 +65,8 @@ Vec = tuple[int, ...]
 @quick_init
 @dataclass(frozen=True, slots=True)
 class Decomposition:
-    """Four-sets-and-a-pair reading of a concealed part: ``pair`` kind and groups."""
+    """Four-sets-and-a-pair reading of a concealed part: ``pair`` kind and groups,
+    sorted (the triplets, kinds below SEQ, before the sequences)."""
 
     pair: int
     groups: tuple[int, ...]
@@ -167,6 +168,8 @@ def decompose(counts: Sequence[int]) -> tuple[Decomposition, ...]:
 
 
 Option = tuple[int, tuple[int, ...]]
+_PAIR = itemgetter(0)
+_GROUPS = itemgetter(1)
 
 # Each suit's splits (suit_paired, suit_sets) with the pair and groups numbered as
 # the hand's kinds, by suit and counts: what _decompose takes of a suit, looked up
@@ -220,8 +223,9 @@ def _decompose(key: Vec) -> tuple[Decomposition, ...]:
     options.append(((honor_pair, honor_sets),))
     out: list[Decomposition] = []
     for combo in product(*options):
-        pair = max([p for p, _ in combo])
-        groups = tuple(sorted([g for _, gs in combo for g in gs]))
+        # The pair of the one part that has it; every part's groups, sorted.
+        pair = max(map(_PAIR, combo))
+        groups = tuple(sorted(sum(map(_GROUPS, combo), ())))
         out.append(_decomposition(pair, groups))
     return tuple(out)
 

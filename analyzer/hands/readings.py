@@ -8,10 +8,12 @@ best (Tenhou: the highest han, then the highest fu).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, sub
 from typing import Final
 
 from analyzer.hands.hand import SEQ, Decomposition
@@ -63,6 +65,8 @@ _SET_PARTS: Final = tuple(
 # Members bound once: under Python 3.11 each ``MeldKind.CHI`` is a lookup through the
 # enum's descriptor, several times the cost of a global's.
 _CHI, _PON, _ANKAN, _KITA = MeldKind.CHI, MeldKind.PON, MeldKind.ANKAN, MeldKind.KITA
+# The closed triplet of each kind (no kan, concealed), by kind.
+_CLOSED_TRIPLETS: Final = _SET_PARTS[1::4]
 _NO_MELDS: Final = MeldGroups((), (), False, 0)
 
 
@@ -148,11 +152,13 @@ def readings(
 ) -> list[Reading]:
     """Every reading of one decomposition: one per distinct way the win tile fits."""
     groups = decomposition.groups
-    seqs = tuple([g - SEQ for g in groups if g >= SEQ])
-    trips = tuple([g for g in groups if g < SEQ])
+    # Sorted, the triplets (kinds, below SEQ) come before the sequences (SEQ + start).
+    first_seq = bisect_left(groups, SEQ)
+    trips = groups[:first_seq]
+    seqs = tuple(map(sub, groups[first_seq:], repeat(SEQ)))
     all_seqs = seqs + melds.sequences
     out: list[Reading] = []
-    closed_sets = tuple([_SET_PARTS[4 * k + 1] for k in trips])
+    closed_sets = tuple(map(_CLOSED_TRIPLETS.__getitem__, trips))
     base_sets = closed_sets + melds.sets
     if decomposition.pair == win:
         out.append(
