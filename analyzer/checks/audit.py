@@ -61,7 +61,9 @@ __all__ = ["AUDIT_VERSION", "FileAudit", "audit_log", "audit_path", "resolve_rul
 # finding's number in its game (``finding``) and its ``cause``. 4: the checks and the
 # causes of 2026-12-05 (docs/architecture.md), and a hand's ``delta`` null where the
 # log records none (it was 0). 6: rule settings applied to games of other rules
-# (kan ura, the top's result, a one-hand game's length) and their causes.
+# (kan ura, the top's result, a one-hand game's length) and their causes; the later
+# checks and causes of 2026-12-05, hands that cannot be ordered or end in a server's
+# penalty (``hands.result`` "penalty").
 AUDIT_VERSION = "6"
 
 
