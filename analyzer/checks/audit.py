@@ -14,6 +14,7 @@ from itertools import compress, repeat
 from operator import is_
 from typing import cast
 
+from analyzer.checks.audit_common import warning
 from analyzer.checks.audit_draws import check_draw, shown_hands_checked
 from analyzer.checks.audit_flow import (
     check_game_end,
@@ -409,15 +410,10 @@ def _unread_yaku(rnd: RoundReplay, path: str) -> list[Finding]:
         unread = w.event.claims.yaku_unread
         if unread is not None:
             message = (
-                f"{rnd.label}: seat {w.seat}'s win lists {unread}, which mjaudit does not "
-                "understand: this win's yaku are not compared (its han, fu, points and "
-                "payments are)"
+                f"seat {w.seat}'s win lists {unread}, which mjaudit does not understand: "
+                "this win's yaku are not compared (its han, fu, points and payments are)"
             )
-            out.append(
-                Finding(
-                    "unchecked", Severity.WARNING, message, path, rnd.label, w.event_index, w.seat
-                )
-            )
+            out.append(warning(rnd, path, "unchecked", message, w.event_index, w.seat))
     return out
 
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from analyzer.checks.audit_common import error
+from analyzer.checks.audit_common import error, warning
 from analyzer.engine.state import DrawRecord, RoundReplay
 from analyzer.hands.hand import is_complete, waits
 from analyzer.hands.points import nagashi_payments, noten_payments
 from mjaudit.events import DrawReason
-from mjaudit.findings import Finding, JsonValue, Severity
+from mjaudit.findings import Finding, JsonValue
 from mjaudit.rules import Ruleset
 from mjaudit.tiles import Tile, to_mpsz
 
@@ -305,7 +305,7 @@ def _check_penalty(
             "the server ended the hand with a penalty (mjai.app's error draw); the log "
             "does not say who paid it, so its payment is not checked"
         )
-        return [_warning(rnd, path, "server-penalty", message, idx, None)], 0
+        return [warning(rnd, path, "server-penalty", message, idx, None)], 0
     paid = list(deltas[:players])
     payer = min(range(players), key=lambda s: paid[s])
     if paid[payer] >= 0:
@@ -314,7 +314,7 @@ def _check_penalty(
             f"seat pays it: the log's deltas are {paid}"
         )
         return [
-            _warning(rnd, path, "server-penalty", message, idx, None),
+            warning(rnd, path, "server-penalty", message, idx, None),
             error(
                 rnd,
                 path,
@@ -331,7 +331,7 @@ def _check_penalty(
         settled[idx] = tuple(expected)
     dealer = " (the dealer)" if payer == rec.dealer else ""
     out = [
-        _warning(
+        warning(
             rnd,
             path,
             "server-penalty",
@@ -357,12 +357,6 @@ def _check_penalty(
             )
         )
     return out, players
-
-
-def _warning(
-    rnd: RoundReplay, path: str, code: str, message: str, event: int, seat: int | None
-) -> Finding:
-    return Finding(code, Severity.WARNING, f"{rnd.label}: {message}", path, rnd.label, event, seat)
 
 
 def _shown_hand(
