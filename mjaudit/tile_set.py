@@ -15,6 +15,8 @@ from mjaudit.tiles import Tile, to_mpsz
 __all__ = ["check_tile_set"]
 
 _RED = attrgetter("red")
+# Members bound once (under Python 3.11 ``MeldKind.KITA`` is a descriptor call).
+_KITA = MeldKind.KITA
 
 
 def check_tile_set(
@@ -33,11 +35,14 @@ def check_tile_set(
     at most four kans.
     """
     melds = tuple(melds)
-    every = (*concealed, *[t for m in melds for t in m.tiles], *indicators)
+    if melds:  # most hands have none
+        every = (*concealed, *[t for m in melds for t in m.tiles], *indicators)
+    else:
+        every = (*concealed, *indicators)
     kinds = [t.kind for t in every]
     # Five of a kind, if any, are five equal kinds in a row once sorted.
-    ordered = sorted(kinds)
-    if any(map(eq, ordered, ordered[4:])):
+    kinds.sort()
+    if any(map(eq, kinds, kinds[4:])):
         counts = [0] * 34
         for k in kinds:
             counts[k] += 1
@@ -53,17 +58,23 @@ def check_tile_set(
                 raise ValueError(f"a red 0{suit}, but these rules play without red fives")
             if n > 1:
                 raise ValueError(f"{n} red fives 0{suit}: there is one")
-    if players == 4 and melds and any(m.kind is MeldKind.KITA for m in melds):
-        raise ValueError("kita: a North is set aside in three-player games only")
     if players == 3 and any(1 <= k <= 7 for k in kinds):
         odd = next(t for t in every if 1 <= t.kind <= 7)
         raise ValueError(f"{odd} in a three-player game, which has no 2m..8m")
     sets = 0
-    if melds:  # most hands have none
-        kans = sum(1 for m in melds if m.kind.is_kan)
+    if melds:
+        kans = kita = 0
+        for meld in melds:
+            meld_kind = meld.kind
+            if meld_kind is _KITA:
+                kita += 1
+            elif meld_kind.is_kan:
+                kans += 1
+        if kita and players == 4:
+            raise ValueError("kita: a North is set aside in three-player games only")
         if kans > 4:
             raise ValueError(f"{kans} kans: a hand has at most four")
-        sets = sum(1 for m in melds if m.kind is not MeldKind.KITA)
+        sets = len(melds) - kita
     if len(concealed) + 3 * sets != 14:
         shown = " ".join((to_mpsz(concealed), *map(str, melds)))
         raise ValueError(

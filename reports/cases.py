@@ -97,6 +97,90 @@ def _decode(text: str) -> JsonValue:
     return cast(JsonValue, value)
 
 
+# -- a case line, its rules decoded once ------------------------------------------
+#
+# The cases of a file share a few rules objects, the same text line after line: a
+# quarter of each line's decoding. A case line is decoded with the text of a rules
+# object met before replaced by a stand-in, and the value decoded from that text put
+# back. The stand-in is ``NaN``, which no line may hold (_not_a_number), decoded by a
+# scanner of its own into _STAND_IN and counted. The value is put back only when the
+# replaced text followed ``"rules":`` (so it stood where a value does), the line so
+# changed decoded, exactly one stand-in was decoded and it is the line's own ``rules``:
+# then the line, with that text in place, decodes to the same document (a JSON value
+# ends where its text ends, whatever follows it). Otherwise the line is decoded whole
+# (_decode), for its document or for its error as said of the line itself.
+
+_RULES_AT = cast(
+    Callable[[str], "re.Match[str] | None"],
+    re.compile(r'"rules"[ \t\n\r]*:[ \t\n\r]*').search,
+)
+_STAND_IN_TEXT = "NaN"
+_STAND_IN: JsonValue = cast(JsonValue, object())  # what _stand_in decodes NaN into
+_stand_ins: list[str] = []  # the stand-ins decoded in the line being read
+# The rules objects met: their text and value, the latest first; at most _RULES_KEPT.
+_RULES_MET: list[tuple[str, JsonValue]] = []
+_RULES_KEPT = 8
+
+
+def _stand_in(name: str) -> JsonValue:
+    if name != _STAND_IN_TEXT:
+        _not_a_number(name)
+    _stand_ins.append(name)
+    return _STAND_IN
+
+
+_scan_spliced = make_scanner(json.JSONDecoder(parse_constant=_stand_in))  # type: ignore[arg-type]
+
+
+def _decode_case(text: str) -> JsonValue:
+    """The JSON value of the case line ``text``: what _decode gives (the same value, the
+    same errors), a rules object met on an earlier line not decoded again."""
+    found = _RULES_AT(text)
+    if found is None:
+        return _decode(text)
+    at = found.end()
+    for known, value in _RULES_MET:
+        if text.startswith(known, at):
+            spliced = _spliced(text[:at] + _STAND_IN_TEXT + text[at + len(known) :])
+            if spliced is not None:
+                spliced["rules"] = value
+                return spliced
+            break
+    doc = _decode(text)
+    if type(doc) is dict and type(doc.get("rules")) is dict:
+        _learn_rules(text, at, doc)
+    return doc
+
+
+def _spliced(text: str) -> dict[str, JsonValue] | None:
+    """The document of a line whose rules were replaced by the stand-in, if its
+    ``rules`` is that stand-in and the only one; None otherwise."""
+    _stand_ins.clear()
+    try:
+        value, end = _scan_spliced(text, _space(text, 0).end())
+    except (StopIteration, ValueError, RecursionError):
+        return None
+    if _space(text, end).end() != len(text) or len(_stand_ins) != 1:
+        return None
+    if type(value) is not dict or value.get("rules") is not _STAND_IN:
+        return None
+    return cast(dict[str, JsonValue], value)
+
+
+def _learn_rules(text: str, at: int, doc: dict[str, JsonValue]) -> None:
+    """Keep the text at ``at`` if it is that of the line's rules (the first
+    ``"rules":`` of a line may be another's)."""
+    try:
+        value, end = _scan(text, at)
+    except (StopIteration, ValueError, RecursionError):
+        return
+    known = text[at:end]
+    if value != doc["rules"] or any(known == k for k, _ in _RULES_MET):
+        return
+    _RULES_MET.insert(0, (known, doc["rules"]))
+    del _RULES_MET[_RULES_KEPT:]
+
+
 def _too_long(exc: ValueError) -> str:
     if "integer string conversion" in str(exc):
         return f"a number of more than {sys.get_int_max_str_digits()} digits"
@@ -244,10 +328,13 @@ def _lines_of(name: str, stream: IO[bytes], cut: list[str]) -> Iterator[tuple[in
 
 
 def _decoded(
-    name: str, lines: Iterable[tuple[int, bytes]], problems: _Problems
+    name: str,
+    lines: Iterable[tuple[int, bytes]],
+    problems: _Problems,
+    decode: Callable[[str], JsonValue] = _decode,
 ) -> Iterator[tuple[int, JsonValue]]:
-    """The JSON value of each line with its number; a line that is not JSON is a
-    problem ``name (line N): ...`` and skipped."""
+    """The JSON value of each line with its number (``decode`` of its text); a line
+    that is not JSON is a problem ``name (line N): ...`` and skipped."""
     for number, raw in lines:
         if len(raw) > MAX_LINE:
             problems.append(
@@ -256,7 +343,7 @@ def _decoded(
             )
             continue
         try:
-            yield number, _decode(raw.decode("utf-8-sig" if number == 1 else "utf-8"))
+            yield number, decode(raw.decode("utf-8-sig" if number == 1 else "utf-8"))
         except UnicodeDecodeError:
             problems.append(f"{name} (line {number}): not UTF-8 text")
         except json.JSONDecodeError as exc:
@@ -469,7 +556,7 @@ def score_lines(name: str, lines: Sequence[tuple[int, bytes]]) -> _Scored:
     problems: list[str] = []
     answers: list[str] = []
     scored = not_wins = 0
-    for number, doc in _decoded(name, lines, problems):
+    for number, doc in _decoded(name, lines, problems, _decode_case):
         try:
             answer, win = answer_line(doc)
         except CaseError as exc:

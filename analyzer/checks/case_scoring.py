@@ -212,19 +212,20 @@ _MELDS: dict[tuple[tuple[tuple[str, JsonValue], ...], tuple[type, ...]], Meld] =
 _MELD_LIMIT = 4096
 
 
-def _meld(doc: JsonValue, where: str) -> Meld:
+def _meld(doc: JsonValue, index: int) -> Meld:
+    """``hand.melds[index]`` (its place named only in a message)."""
     if not isinstance(doc, dict):
-        raise CaseError(f"{where}: expected an object, not {json.dumps(doc)}")
+        raise CaseError(f"hand.melds[{index}]: expected an object, not {json.dumps(doc)}")
     key = (tuple(doc.items()), tuple(map(type, doc.values())))
     try:
         return _MELDS[key]
     except KeyError:
-        meld = _read_meld(doc, where)
+        meld = _read_meld(doc, f"hand.melds[{index}]")
         if len(_MELDS) < _MELD_LIMIT:
             _MELDS[key] = meld
         return meld
     except TypeError:  # a value that is a list or an object: read, for its message
-        return _read_meld(doc, where)
+        return _read_meld(doc, f"hand.melds[{index}]")
 
 
 def _read_meld(doc: dict[str, JsonValue], where: str) -> Meld:
@@ -249,8 +250,9 @@ _last_rules: list[tuple[dict[str, JsonValue], Ruleset]] = []
 
 def _case_rules(doc: dict[str, JsonValue]) -> Ruleset:
     """The ruleset of a case's ``rules``; the cases of a file share a few, so the last
-    one is kept and compared first (a dict comparison is cheaper than any key)."""
-    if _last_rules and _last_rules[0][0] == doc:
+    one is kept and compared first (a dict comparison is cheaper than any key; the
+    same object, as score --batch decodes a file's repeated rules, at once)."""
+    if _last_rules and (_last_rules[0][0] is doc or _last_rules[0][0] == doc):
         return _last_rules[0][1]
     rules = _rules(json.dumps(doc, sort_keys=True))
     _last_rules[:] = [(doc, rules)]
@@ -377,7 +379,7 @@ def _read(doc: JsonValue) -> tuple[str, WinRecord, Ruleset, bool, int]:
     win_tile = _tile(_field(hand, "win_tile", str, "hand."), "hand.win_tile")
     melds_doc = _field(hand, "melds", list, "hand.")
     assert isinstance(melds_doc, list)
-    melds = tuple(_meld(m, f"hand.melds[{k}]") for k, m in enumerate(melds_doc))
+    melds = tuple(map(_meld, melds_doc, range(len(melds_doc)))) if melds_doc else ()
     s = _object(doc, "situation")
     w = "situation."
     last = rules.players - 1

@@ -27,7 +27,7 @@ from analyzer.hands.points import MANGAN, base_points, hand_payments
 from analyzer.hands.readings import meld_groups, readings
 from analyzer.hands.yaku_shapes import (
     YAOCHU_MASK,
-    kind_mask,
+    counts_mask,
     sequence_yaku,
     set_yaku,
     tile_yaku,
@@ -121,10 +121,9 @@ def score(
     Yakuman hands report ``han = 13 × multiplier`` and no dora (Tenhou lists none);
     a kazoe yakuman keeps its real han and yaku, ``yakuman = 0`` and limit YAKUMAN.
     """
-    kinds = [t.kind for t in concealed]
     counts = [0] * 34
-    for k in kinds:
-        counts[k] += 1
+    for tile in concealed:
+        counts[tile.kind] += 1
     win = win_tile.kind
     sets_melds = [m for m in melds if m.kind is not _KITA] if melds else []
     if not counts[win]:
@@ -141,11 +140,10 @@ def score(
     groups = meld_groups(sets_melds)
     all_counts = counts[:]
     if sets_melds:
-        meld_kinds = [t.kind for m in sets_melds for t in m.tiles]
-        for k in meld_kinds:
-            all_counts[k] += 1
-        kinds += meld_kinds
-    mask = kind_mask(kinds)
+        for meld in sets_melds:
+            for tile in meld.tiles:
+                all_counts[tile.kind] += 1
+    mask = counts_mask(all_counts)
     closed = not groups.opened
     composite = rules.composite_yakuman
 

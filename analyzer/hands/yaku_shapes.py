@@ -13,8 +13,9 @@ Han follow Tenhou (matrix §D "open reductions"): sanshoku, ittsu and chanta dro
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
+from itertools import compress
 from operator import attrgetter
 from typing import Final
 
@@ -25,7 +26,9 @@ from mjaudit.rules import Ruleset
 from mjaudit.yaku import Yaku
 
 __all__ = [
+    "KIND_BITS",
     "YAOCHU_MASK",
+    "counts_mask",
     "kind_mask",
     "sequence_yaku",
     "set_yaku",
@@ -68,12 +71,18 @@ _OUTER_RUNS: Final = frozenset(k for k in range(27) if k % 9 in (0, 6))
 _KIND = attrgetter("kind")
 
 
-_BITS: Final = tuple(1 << k for k in range(34))
+#: The bit of each kind in a kind mask, by kind.
+KIND_BITS: Final = tuple(1 << k for k in range(34))
 
 
 def kind_mask(kinds: Iterable[int]) -> int:
     """Bit k set for each kind k in ``kinds`` (repeats allowed)."""
-    return sum(map(_BITS.__getitem__, set(kinds)))
+    return sum(map(KIND_BITS.__getitem__, set(kinds)))
+
+
+def counts_mask(counts: Sequence[int]) -> int:
+    """kind_mask of the kinds whose count (by kind, 34 of them) is not 0."""
+    return sum(compress(KIND_BITS, counts))
 
 
 @cache
