@@ -14,12 +14,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from operator import itemgetter
+from typing import cast
 
-from analyzer.checks.audit_wins import expected_pao, settle_record
+from analyzer.checks.audit_wins import expected_pao
 from analyzer.checks.case_results import answer_text, result_doc
 from analyzer.checks.cases import CASE_SCHEMA, SCORING_RULES, WINDS
 from analyzer.engine.state import WinRecord
-from analyzer.hands.points import with_ura_han
+from analyzer.hands.points import settle_win, with_ura_han
 from analyzer.hands.scoring import NotAWin, score
 from mjaudit.errors import MjauditError, SourcePos, did_you_mean
 from mjaudit.events import Win, WinClaims
@@ -72,12 +73,15 @@ class ScoredCase:
     ura_han: int
 
 
+_MISSING: JsonValue = cast(JsonValue, object())
+
+
 def _field(doc: Mapping[str, JsonValue], key: str, kind: type, where: str) -> JsonValue:
-    if key not in doc:
-        raise CaseError(f"{where}{key}: missing")
-    value = doc[key]
+    value = doc.get(key, _MISSING)
     if type(value) is kind:  # what JSON decoding makes: the common case, at once
         return value
+    if value is _MISSING:
+        raise CaseError(f"{where}{key}: missing")
     # bool is an int to Python, not to a schema.
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise CaseError(f"{where}{key}: expected {_KIND_NAMES[kind]}, not {json.dumps(value)}")
@@ -192,13 +196,14 @@ def _tile(text: JsonValue, where: str) -> Tile:
     return group[0]
 
 
-def _indicators(value: JsonValue, where: str) -> tuple[Tile, ...]:
+def _indicators(value: JsonValue, key: str) -> tuple[Tile, ...]:
+    """The tiles of ``situation.key``, a list of them."""
     if not isinstance(value, list):
-        raise CaseError(f"{where}: expected a list of tiles, not {json.dumps(value)}")
+        raise CaseError(f"situation.{key}: expected a list of tiles, not {json.dumps(value)}")
     try:
         return tuple([_BY_TEXT[t] for t in value])
     except (KeyError, TypeError):  # not a tile's text: _tile says which and why
-        return tuple(_tile(t, f"{where}[{k}]") for k, t in enumerate(value))
+        return tuple(_tile(t, f"situation.{key}[{k}]") for k, t in enumerate(value))
 
 
 _MELD_KINDS = {k.value: k for k in MeldKind}
@@ -307,8 +312,14 @@ def _rules(text: str) -> Ruleset:
 _WIND_INDEX = {w: k for k, w in enumerate(WINDS)}
 
 
-def _wind(text: JsonValue) -> int | None:
-    return _WIND_INDEX.get(text) if isinstance(text, str) else None
+def _wind(s: dict[str, JsonValue], key: str) -> int:
+    """The wind ``situation.key`` names, as an index into WINDS."""
+    text = s.get(key)
+    wind = _WIND_INDEX.get(text) if isinstance(text, str) else None
+    if wind is None:
+        text = _field(s, key, str, "situation.")
+        raise CaseError(f"situation.{key}: expected one of E, S, W, N, not {json.dumps(text)}")
+    return wind
 
 
 _INTS = ("seat", "from_seat", "dealer", "honba", "riichi_sticks")
@@ -357,15 +368,55 @@ def _flags(s: dict[str, JsonValue], w: str) -> tuple[bool, ...]:
 
 def read_case(doc: JsonValue) -> ScoredCase:
     """A case read back into the scorer's values, or CaseError."""
-    return ScoredCase(*_read(doc))
+    (
+        case_id, seat, off, dealer, honba, sticks,
+        concealed, win_tile, melds, ctx, kita, last_kan,
+        rules, takes, ura_han,
+    ) = _read(doc)  # fmt: skip
+    record = _record(
+        seat, off, dealer, honba, sticks, concealed, win_tile, melds, ctx, kita, last_kan
+    )
+    return ScoredCase(case_id, record, rules, takes, ura_han)
 
 
 # The win of each winner and seat it won off: the same sixteen for every case.
 _WINS = {(seat, off): Win(_NOWHERE, seat, off, _NO_CLAIMS) for seat in range(4) for off in range(4)}
 
 
-def _read(doc: JsonValue) -> tuple[str, WinRecord, Ruleset, bool, int]:
-    """read_case's fields, without the class around them (score_case's own)."""
+def _record(
+    seat: int,
+    from_seat: int,
+    dealer: int,
+    honba: int,
+    sticks: int,
+    concealed: tuple[Tile, ...],
+    win_tile: Tile,
+    melds: tuple[Meld, ...],
+    ctx: WinContext,
+    kita: int,
+    last_kan: Meld | None,
+) -> WinRecord:
+    """The winner's record, as the replay would have made it."""
+    # Positional, in WinRecord's order (analyzer/engine/state.py).
+    return _win_record(
+        0, _WINS[seat, from_seat], seat, from_seat, concealed, win_tile,
+        melds, ctx, ctx.dora_indicators, dealer, (), sticks, honba, kita, last_kan,
+    )  # fmt: skip
+
+
+# What _read gives: the case's id, seat, seat won off, dealer, honba, sticks, then
+# _record's other arguments in its order, then the rules, whether the winner takes
+# the honba and sticks, and ura han given as a number.
+_Read = tuple[
+    str, int, int, int, int, int,
+    tuple[Tile, ...], Tile, tuple[Meld, ...], WinContext, int, "Meld | None",
+    Ruleset, bool, int,
+]  # fmt: skip
+
+
+def _read(doc: JsonValue) -> _Read:
+    """read_case's fields as plain values (score_case builds no record unless a
+    liable seat must be found)."""
     if not isinstance(doc, dict):
         raise CaseError(f"a case is a JSON object, not {json.dumps(doc)[:40]}")
     schema = doc.get("schema", CASE_SCHEMA)
@@ -389,16 +440,11 @@ def _read(doc: JsonValue) -> tuple[str, WinRecord, Ruleset, bool, int]:
     )
     if tsumo != (seat == from_seat):
         raise CaseError(f"{w}tsumo: {str(tsumo).lower()}, but seat {seat} wins off {from_seat}")
-    winds: list[int] = []
-    for key in ("seat_wind", "round_wind"):
-        wind = _wind(s.get(key))
-        if wind is None:
-            text = _field(s, key, str, w)
-            raise CaseError(f"{w}{key}: expected one of E, S, W, N, not {json.dumps(text)}")
-        winds.append(wind)
-    if (seat - dealer) % rules.players != winds[0]:
+    seat_wind = _wind(s, "seat_wind")
+    round_wind = _wind(s, "round_wind")
+    if (seat - dealer) % rules.players != seat_wind:
         raise CaseError(
-            f"{w}seat_wind: {WINDS[winds[0]]}, but seat {seat} sits "
+            f"{w}seat_wind: {WINDS[seat_wind]}, but seat {seat} sits "
             f"{WINDS[(seat - dealer) % rules.players]} of dealer {dealer}"
         )
     ura_value = s.get("ura_indicators", [])
@@ -407,15 +453,15 @@ def _read(doc: JsonValue) -> tuple[str, WinRecord, Ruleset, bool, int]:
         ura_han = _int(s, "ura_han", w, 0, 60) if "ura_han" in s else 0
         ura: tuple[Tile, ...] = ()
     else:
-        ura = _indicators(ura_value, f"{w}ura_indicators")
-    dora = _indicators(_field(s, "dora_indicators", list, w), f"{w}dora_indicators")
+        ura = _indicators(ura_value, "ura_indicators")
+    dora = _indicators(_field(s, "dora_indicators", list, w), "dora_indicators")
     kita = _int(s, "kita", w, 0, 4) if "kita" in s else 0
     if kita and rules.players == 4:
         raise CaseError(f"{w}kita: a North is set aside in three-player games only")
     # Positional: the fields in WinContext's order (mjaudit/hands.py), the quicker call.
     ctx = _win_context(
         tsumo, riichi, double, ippatsu, rinshan, chankan, haitei, houtei, tenhou, chiihou,
-        renhou, winds[0], winds[1], dora, ura, honba, sticks, kita, rules.players,
+        renhou, seat_wind, round_wind, dora, ura, honba, sticks, kita, rules.players,
     )  # fmt: skip
     last_kan = None
     if "last_kan" in hand:
@@ -423,32 +469,43 @@ def _read(doc: JsonValue) -> tuple[str, WinRecord, Ruleset, bool, int]:
         if k >= len(melds) or not melds[k].kind.is_kan:
             raise CaseError(f"hand.last_kan: {k} is not the index of a kan in hand.melds")
         last_kan = melds[k]
-    # Positional, in WinRecord's order (analyzer/engine/state.py).
-    record = _win_record(
-        0, _WINS[seat, from_seat], seat, from_seat, concealed, win_tile,
-        melds, ctx, dora, dealer, (), sticks, honba, kita, last_kan,
-    )  # fmt: skip
     try:
-        check_tile_set(concealed, melds, (*ctx.dora_indicators, *ura), rules.players, rules.aka)
+        check_tile_set(concealed, melds, (*dora, *ura), rules.players, rules.aka)
     except ValueError as exc:
         raise CaseError(f"hand: {exc}") from None
     takes = _bool(s, "takes_counters", w) if "takes_counters" in s else True
-    return case_id, record, rules, takes, ura_han
+    return (
+        case_id, seat, from_seat, dealer, honba, sticks,
+        concealed, win_tile, melds, ctx, kita, last_kan,
+        rules, takes, ura_han,
+    )  # fmt: skip
 
 
 def _scored(doc: JsonValue) -> tuple[str, HandResult | NotAWin, tuple[int, ...], int | None]:
     """The case's id, its result (or why the hand is not a win), the deltas and the
     seat liable (pao)."""
-    case_id, rec, rules, takes_counters, ura_han = _read(doc)
+    (
+        case_id, seat, off, dealer, honba, sticks,
+        concealed, win_tile, melds, ctx, kita, last_kan,
+        rules, takes, ura_han,
+    ) = _read(doc)  # fmt: skip
     try:
-        result = score(rec.concealed, rec.win_tile, rec.melds, rec.context, rules)
+        result = score(concealed, win_tile, melds, ctx, rules)
     except NotAWin as exc:
         return case_id, exc, (), None
     if ura_han and not result.yakuman:
-        result = with_ura_han(result, ura_han, rec.context, rules)
-    # Only a yakuman makes a player liable (pao).
-    pao = expected_pao(rec, result, rules) if result.yakuman else None
-    deltas = settle_record(result, rec, rules, pao, takes_counters)
+        result = with_ura_han(result, ura_han, ctx, rules)
+    pao = None
+    if result.yakuman:  # only a yakuman makes a player liable (pao)
+        record = _record(
+            seat, off, dealer, honba, sticks, concealed, win_tile, melds, ctx, kita, last_kan
+        )
+        pao = expected_pao(record, result, rules)
+    # As audit_wins.settle_record settles a record.
+    deltas = settle_win(
+        result, seat, off, dealer, honba, sticks, rules,
+        pao_seat=pao, players=rules.players, takes_honba_and_sticks=takes,
+    )  # fmt: skip
     return case_id, result, deltas, pao
 
 

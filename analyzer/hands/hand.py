@@ -196,6 +196,28 @@ def _suit_options(suit: int, vec: Vec) -> tuple[Option, ...]:
     return found
 
 
+# The honours' split (a one-option tuple, as a suit's) by their seven counts; None
+# where a count is not 0, 2 or 3 or two pairs are held. At most 4**7 of them.
+_HONOR_OPTIONS: Final[dict[tuple[int, ...], tuple[Option, ...] | None]] = {}
+
+
+def _honor_option(honors: tuple[int, ...]) -> tuple[Option, ...] | None:
+    """Honours: each count 0, 3 (a triplet) or 2 (the pair, if no suit holds it)."""
+    try:
+        return _HONOR_OPTIONS[honors]
+    except KeyError:
+        pass
+    found: tuple[Option, ...] | None = None
+    pairs = honors.count(2)
+    if honors.count(0) + pairs + honors.count(3) == 7 and pairs <= 1:
+        pair = 27 + honors.index(2) if pairs else -1
+        sets = tuple(27 + k for k, n in enumerate(honors) if n == 3)
+        found = ((pair, sets),)
+    if len(honors) == 7 and max(honors, default=0) <= 4:  # what a hand can hold: kept
+        _HONOR_OPTIONS[honors] = found
+    return found
+
+
 def _decompose(key: Vec) -> tuple[Decomposition, ...]:
     if sum(key) % 3 != 2:
         return ()
@@ -213,14 +235,10 @@ def _decompose(key: Vec) -> tuple[Decomposition, ...]:
                 return ()
             pair_seen = True
         options.append(found)
-    # Honours: each count 0, 3 (a triplet) or 2 (the pair, if no suit holds it).
-    honors = key[27:]
-    empty, pairs, sets = honors.count(0), honors.count(2), honors.count(3)
-    if empty + pairs + sets != 7 or pairs + pair_seen != 1:
+    honors = _honor_option(key[27:])
+    if honors is None or (honors[0][0] >= 0) + pair_seen != 1:
         return ()
-    honor_pair = 27 + honors.index(2) if pairs else -1
-    honor_sets = tuple([k for k in range(27, 34) if key[k] == 3]) if sets else ()
-    options.append(((honor_pair, honor_sets),))
+    options.append(honors)
     out: list[Decomposition] = []
     for combo in product(*options):
         # The pair of the one part that has it; every part's groups, sorted.

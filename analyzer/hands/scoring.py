@@ -281,18 +281,7 @@ def _result(
         han = best.han + dora + aka + ura + kita
     base, limit = base_points(han, fu, mult, rules)
     payments, total = hand_payments(base, ctx.is_dealer, ctx.tsumo, ctx.players, rules)
+    # Positional, in HandResult's order (mjaudit/hands.py): the quicker call.
     return _hand_result(
-        han=han,
-        fu=fu,
-        yakuman=mult,
-        limit=limit,
-        yaku=yaku,
-        dora=dora,
-        aka=aka,
-        ura=ura,
-        kita=kita,
-        fu_parts=fu_parts,
-        base=base,
-        total=total,
-        payments=payments,
+        han, fu, mult, limit, yaku, dora, aka, ura, kita, fu_parts, base, total, payments
     )
