@@ -114,6 +114,7 @@ _RULES_AT = cast(
     Callable[[str], "re.Match[str] | None"],
     re.compile(r'"rules"[ \t\n\r]*:[ \t\n\r]*').search,
 )
+_RULES_KEY = '"rules": '  # _RULES_AT's most usual match
 _STAND_IN_TEXT = "NaN"
 _STAND_IN: JsonValue = cast(JsonValue, object())  # what _stand_in decodes NaN into
 _stand_ins: list[str] = []  # the stand-ins decoded in the line being read
@@ -135,10 +136,12 @@ _scan_spliced = make_scanner(json.JSONDecoder(parse_constant=_stand_in))  # type
 def _decode_case(text: str) -> JsonValue:
     """The JSON value of the case line ``text``: what _decode gives (the same value, the
     same errors), a rules object met on an earlier line not decoded again."""
-    found = _RULES_AT(text)
-    if found is None:
-        return _decode(text)
-    at = found.end()
+    at = text.find(_RULES_KEY) + len(_RULES_KEY)  # as a case is written: at once
+    if at < len(_RULES_KEY):
+        found = _RULES_AT(text)
+        if found is None:
+            return _decode(text)
+        at = found.end()
     for known, value in _RULES_MET:
         if text.startswith(known, at):
             spliced = _spliced(text[:at] + _STAND_IN_TEXT + text[at + len(known) :])

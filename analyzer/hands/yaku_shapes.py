@@ -14,7 +14,6 @@ Han follow Tenhou (matrix §D "open reductions"): sanshoku, ittsu and chanta dro
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache
 from itertools import compress
 from operator import attrgetter
 from typing import Final
@@ -85,10 +84,16 @@ def counts_mask(counts: Sequence[int]) -> int:
     return sum(compress(KIND_BITS, counts))
 
 
-@cache
 def valued_kinds(seat_wind: int, round_wind: int) -> frozenset[int]:
     """Kinds whose triplet is a yaku (and whose pair earns fu): dragons and own winds."""
-    return frozenset((31, 32, 33, 27 + seat_wind, 27 + round_wind))
+    return _VALUED[seat_wind][round_wind]
+
+
+# valued_kinds of each seat wind and round wind, made once.
+_VALUED: Final = tuple(
+    tuple(frozenset((31, 32, 33, 27 + seat, 27 + round_)) for round_ in range(4))
+    for seat in range(4)
+)
 
 
 def tile_yaku(mask: int, opened: bool, rules: Ruleset) -> list[YakuHan]:
