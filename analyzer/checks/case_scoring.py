@@ -366,6 +366,31 @@ def _flags(s: dict[str, JsonValue], w: str) -> tuple[bool, ...]:
     return tuple(_bool(s, key, w) for key in _FLAG_KEYS)
 
 
+# Both, read together: the common case in one lookup and one comparison of types.
+_GET_SITUATION = itemgetter(*_INTS, *_FLAG_KEYS)
+_SITUATION_TYPES = _INT_TYPES + _FLAG_TYPES
+
+
+def _situation(s: dict[str, JsonValue], w: str, last: int) -> tuple[int, ...]:
+    """_ints(s, w, last) and then _flags(s, w), one tuple; the first wrong value named
+    as they name it."""
+    try:
+        values: tuple[int, ...] = _GET_SITUATION(s)
+    except KeyError:
+        values = ()
+    if tuple(map(type, values)) == _SITUATION_TYPES:
+        seat, from_seat, dealer, honba, sticks = values[:5]
+        if (
+            0 <= seat <= last
+            and 0 <= from_seat <= last
+            and 0 <= dealer <= last
+            and 0 <= honba <= 10**6
+            and 0 <= sticks <= 10**6
+        ):
+            return values
+    return _ints(s, w, last) + _flags(s, w)
+
+
 def read_case(doc: JsonValue) -> ScoredCase:
     """A case read back into the scorer's values, or CaseError."""
     (
@@ -434,10 +459,10 @@ def _read(doc: JsonValue) -> _Read:
     s = _object(doc, "situation")
     w = "situation."
     last = rules.players - 1
-    seat, from_seat, dealer, honba, sticks = _ints(s, w, last)
-    tsumo, riichi, double, ippatsu, rinshan, chankan, haitei, houtei, tenhou, chiihou, renhou = (
-        _flags(s, w)
-    )
+    (
+        seat, from_seat, dealer, honba, sticks,
+        tsumo, riichi, double, ippatsu, rinshan, chankan, haitei, houtei, tenhou, chiihou, renhou,
+    ) = _situation(s, w, last)  # fmt: skip
     if tsumo != (seat == from_seat):
         raise CaseError(f"{w}tsumo: {str(tsumo).lower()}, but seat {seat} wins off {from_seat}")
     seat_wind = _wind(s, "seat_wind")

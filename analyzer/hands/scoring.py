@@ -18,7 +18,6 @@ fu. Dora never make a hand winnable: a hand with no yaku raises
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from operator import attrgetter
 
 from analyzer.hands.fu import CHIITOITSU_FU, FuResult, reading_fu
@@ -41,7 +40,7 @@ from analyzer.hands.yaku_yakuman import (
     tile_yakuman,
 )
 from mjaudit.events import Limit
-from mjaudit.frozen import quick_builder, quick_init
+from mjaudit.frozen import quick_builder
 from mjaudit.hands import HandResult, WinContext, YakuHan
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.rules import Ruleset
@@ -71,25 +70,19 @@ class NotAWin(Exception):
         self.message = message
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class _Candidate:
-    """One way to score a reading; the best one is kept."""
-
-    yakuman: tuple[YakuHan, ...]
-    yaku: tuple[YakuHan, ...]
-    han: int
-    fu: FuResult
-
-    def key(self, composite: bool) -> tuple[int, int, int]:
-        return (_multiplier(self.yakuman, composite), self.han, self.fu[0])
+# One way to score a reading (its yakuman, yaku, han and fu); the best one is kept.
+# A plain tuple: most hands make one, and a tuple is the cheapest value to build.
+_Candidate = tuple[tuple[YakuHan, ...], tuple[YakuHan, ...], int, FuResult]
 
 
-# _Candidate(...) and HandResult(...), built without the constructors' __init__
-# (about half their cost; mjaudit.frozen.quick_builder).
-_candidate: Callable[[tuple[YakuHan, ...], tuple[YakuHan, ...], int, FuResult], _Candidate] = (
-    quick_builder(_Candidate, "_candidate")
-)
+def _key(candidate: _Candidate, composite: bool) -> tuple[int, int, int]:
+    """What makes one candidate better: the most yakuman, then han, then fu."""
+    yakuman, _, han, (fu, _) = candidate
+    return (_multiplier(yakuman, composite), han, fu)
+
+
+# HandResult(...), built without the constructor's __init__ (about half its cost;
+# mjaudit.frozen.quick_builder).
 _hand_result: Callable[..., HandResult] = quick_builder(HandResult, "_hand_result")
 
 
@@ -170,16 +163,16 @@ def score(
                 fu = reading_fu(
                     r, pinfu, ctx.tsumo, ctx.rinshan, ctx.seat_wind, ctx.round_wind, rules
                 )
-                candidates.append(_candidate(tuple(ym), tuple(yaku), sum(map(_HAN, yaku)), fu))
+                candidates.append((tuple(ym), tuple(yaku), sum(map(_HAN, yaku)), fu))
     if not sets_melds and is_chiitoitsu(counts):
         yaku = [*hand_wide, _CHIITOITSU]
         candidates.append(
-            _Candidate(tuple(situ_ym + tiles_ym), tuple(yaku), sum(map(_HAN, yaku)), CHIITOITSU_FU)
+            (tuple(situ_ym + tiles_ym), tuple(yaku), sum(map(_HAN, yaku)), CHIITOITSU_FU)
         )
     if not sets_melds and not mask & ~YAOCHU_MASK and is_kokushi(counts):
         ym = situ_ym + kokushi_yakuman(counts, win, rules)
         # Tenhou reports kokushi with 0 fu (ten="0,32000,5").
-        candidates.append(_Candidate(tuple(ym), (), 0, _KOKUSHI_FU))
+        candidates.append((tuple(ym), (), 0, _KOKUSHI_FU))
     if not candidates:
         raise NotAWin(
             "not-a-winning-hand",
@@ -189,18 +182,19 @@ def score(
     if len(candidates) == 1:  # most hands read one way only
         best = candidates[0]
     else:
-        best = max(candidates, key=lambda c: c.key(composite))
-    mult = _multiplier(best.yakuman, composite)
+        best = max(candidates, key=lambda c: _key(c, composite))
+    best_yakuman, _, best_han, _ = best
+    mult = _multiplier(best_yakuman, composite)
     if ctx.renhou and not ctx.tsumo and rules.renhou == "mangan" and not mult:
         # A limit hand (EMA RCR 2016 "a strict mangan"; JPML 特役 満貫): a mangan, or
         # the hand's own value when its yaku and dora are worth more (riichi.wiki
         # "Rule variations", Renhou: "Mang."); dora alone never lift it.
-        if best.han:
+        if best_han:
             own = _result(best, mult, all_counts, concealed, sets_melds, melds, ctx, rules)
             if own.base > MANGAN:
                 return own
         return _renhou_mangan(best, ctx, rules)
-    if not mult and not best.han:
+    if not mult and not best_han:
         raise NotAWin(
             "no-yaku-win",
             f"{_describe(concealed, melds)} with {win_tile}: no yaku (dora do not count)",
@@ -210,7 +204,7 @@ def score(
 
 def _renhou_mangan(best: _Candidate, ctx: WinContext, rules: Ruleset) -> HandResult:
     """Renhou as a mangan limit hand: renhou alone, no dora counted."""
-    fu, fu_parts = best.fu
+    fu, fu_parts = best[3]
     payments, total = hand_payments(MANGAN, ctx.is_dealer, False, ctx.players, rules)
     return HandResult(
         han=5,
@@ -260,9 +254,9 @@ def _result(
     ctx: WinContext,
     rules: Ruleset,
 ) -> HandResult:
-    fu, fu_parts = best.fu
+    best_yakuman, best_yaku, best_han, (fu, fu_parts) = best
     if mult:
-        yaku = tuple(sorted(best.yakuman, key=_YAKU))
+        yaku = tuple(sorted(best_yakuman, key=_YAKU))
         han, dora, aka, ura, kita = 13 * mult, 0, 0, 0, 0
     else:
         kita = ctx.kita
@@ -277,8 +271,8 @@ def _result(
         ura = 0
         if (ctx.riichi or ctx.double_riichi) and rules.ura_dora:
             ura = _count_dora(ctx.ura_indicators, all_counts, kita, ctx.players)
-        yaku = tuple(sorted(best.yaku, key=_YAKU))
-        han = best.han + dora + aka + ura + kita
+        yaku = tuple(sorted(best_yaku, key=_YAKU))
+        han = best_han + dora + aka + ura + kita
     base, limit = base_points(han, fu, mult, rules)
     payments, total = hand_payments(base, ctx.is_dealer, ctx.tsumo, ctx.players, rules)
     # Positional, in HandResult's order (mjaudit/hands.py): the quicker call.
