@@ -65,26 +65,24 @@ Vec = tuple[int, ...]
 @quick_init
 @dataclass(frozen=True, slots=True)
 class Decomposition:
-    """Four-sets-and-a-pair reading of a concealed part: ``pair`` kind and groups,
-    sorted (the triplets, kinds below SEQ, before the sequences)."""
+    """Four-sets-and-a-pair reading of a concealed part: ``pair`` kind, the kinds of
+    the triplets and the start kinds of the sequences, each sorted."""
 
     pair: int
-    groups: tuple[int, ...]
+    triplets: tuple[int, ...]
+    sequences: tuple[int, ...]
 
     @property
-    def triplets(self) -> tuple[int, ...]:
-        return tuple(g for g in self.groups if g < SEQ)
-
-    @property
-    def sequences(self) -> tuple[int, ...]:
-        """Start kinds of the sequences."""
-        return tuple(g - SEQ for g in self.groups if g >= SEQ)
+    def groups(self) -> tuple[int, ...]:
+        """The groups as one sorted tuple: triplets by kind, then each sequence as
+        SEQ + its start."""
+        return self.triplets + tuple(SEQ + s for s in self.sequences)
 
 
-# Decomposition(pair, groups), built without the constructor's __init__ (about half
-# its cost; mjaudit.frozen.quick_builder).
-_decomposition: Callable[[int, tuple[int, ...]], Decomposition] = quick_builder(
-    Decomposition, "_decomposition"
+# Decomposition(pair, triplets, sequences), built without the constructor's __init__
+# (about half its cost; mjaudit.frozen.quick_builder).
+_decomposition: Callable[[int, tuple[int, ...], tuple[int, ...]], Decomposition] = (
+    quick_builder(Decomposition, "_decomposition")
 )
 
 
@@ -150,8 +148,12 @@ def suit_paired(vec: Vec) -> tuple[tuple[int, tuple[int, ...]], ...]:
     return found
 
 
-def _globalise(groups: tuple[int, ...], base: int) -> tuple[int, ...]:
-    return tuple(g + base for g in groups)
+def _globalise(pair: int, groups: tuple[int, ...], base: int) -> Option:
+    """A suit's split (pair and groups local to it) as an Option, numbered as the
+    hand's kinds: the triplets and the sequences' starts apart, each sorted."""
+    triplets = tuple(g + base for g in groups if g < SEQ)
+    starts = tuple(g - SEQ + base for g in groups if g >= SEQ)
+    return (pair + base if pair >= 0 else -1, triplets, starts)
 
 
 # -- complete hands ----------------------------------------------------------------
@@ -167,28 +169,32 @@ def decompose(counts: Sequence[int]) -> tuple[Decomposition, ...]:
     return _decompose(tuple(counts))
 
 
-Option = tuple[int, tuple[int, ...]]
+# A part's split: its pair's kind (-1: none), its triplets' kinds and its sequences'
+# start kinds, each sorted.
+Option = tuple[int, tuple[int, ...], tuple[int, ...]]
 _PAIR = itemgetter(0)
-_GROUPS = itemgetter(1)
+_TRIPLETS = itemgetter(1)
+_STARTS = itemgetter(2)
 
-# Each suit's splits (suit_paired, suit_sets) with the pair and groups numbered as
-# the hand's kinds, by suit and counts: what _decompose takes of a suit, looked up
-# once.
+# Each suit's splits (suit_paired, suit_sets) numbered as the hand's kinds, by suit
+# and counts: what _decompose takes of a suit, looked up once. The parts come in the
+# order of their kinds, so that joining theirs keeps the triplets and the starts
+# sorted.
 _SUIT_OPTIONS: Final[tuple[dict[Vec, tuple[Option, ...]], ...]] = ({}, {}, {})
 
 
 def _suit_options(suit: int, vec: Vec) -> tuple[Option, ...]:
-    """The splits of a suit's counts: (pair kind, groups) with a pair when its tiles
-    are 3k+2, (-1, groups) when 3k; none when 3k+1 or no split."""
+    """The splits of a suit's counts: with a pair when its tiles are 3k+2, with none
+    (-1) when 3k; no split when 3k+1 or none fits."""
     table = _SUIT_OPTIONS[suit]
     found = table.get(vec)
     if found is None:
         base = 9 * suit
         r = sum(vec) % 3
         if r == 2:
-            found = tuple((p + base, _globalise(g, base)) for p, g in suit_paired(vec))
+            found = tuple(_globalise(p, g, base) for p, g in suit_paired(vec))
         elif r == 0:
-            found = tuple((-1, _globalise(g, base)) for g in suit_sets(vec))
+            found = tuple(_globalise(-1, g, base) for g in suit_sets(vec))
         else:
             found = ()
         if len(table) < _CACHE_LIMIT:
@@ -212,7 +218,7 @@ def _honor_option(honors: tuple[int, ...]) -> tuple[Option, ...] | None:
     if honors.count(0) + pairs + honors.count(3) == 7 and pairs <= 1:
         pair = 27 + honors.index(2) if pairs else -1
         sets = tuple(27 + k for k, n in enumerate(honors) if n == 3)
-        found = ((pair, sets),)
+        found = ((pair, sets, ()),)
     if len(honors) == 7 and max(honors, default=0) <= 4:  # what a hand can hold: kept
         _HONOR_OPTIONS[honors] = found
     return found
@@ -241,10 +247,12 @@ def _decompose(key: Vec) -> tuple[Decomposition, ...]:
     options.append(honors)
     out: list[Decomposition] = []
     for combo in product(*options):
-        # The pair of the one part that has it; every part's groups, sorted.
+        # The pair of the one part that has it; every part's triplets and starts, in
+        # the parts' order (so sorted).
         pair = max(map(_PAIR, combo))
-        groups = tuple(sorted(sum(map(_GROUPS, combo), ())))
-        out.append(_decomposition(pair, groups))
+        triplets = sum(map(_TRIPLETS, combo), ())
+        starts = sum(map(_STARTS, combo), ())
+        out.append(_decomposition(pair, triplets, starts))
     return tuple(out)
 
 

@@ -8,15 +8,13 @@ best (Tenhou: the highest han, then the highest fu).
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from itertools import repeat
-from operator import attrgetter, sub
+from operator import attrgetter
 from typing import Final
 
-from analyzer.hands.hand import SEQ, Decomposition
+from analyzer.hands.hand import Decomposition
 from mjaudit.frozen import quick_builder, quick_init
 from mjaudit.melds import Meld, MeldKind
 
@@ -151,11 +149,8 @@ def readings(
     decomposition: Decomposition, melds: MeldGroups, win: int, tsumo: bool
 ) -> list[Reading]:
     """Every reading of one decomposition: one per distinct way the win tile fits."""
-    groups = decomposition.groups
-    # Sorted, the triplets (kinds, below SEQ) come before the sequences (SEQ + start).
-    first_seq = bisect_left(groups, SEQ)
-    trips = groups[:first_seq]
-    seqs = tuple(map(sub, groups[first_seq:], repeat(SEQ)))
+    trips = decomposition.triplets
+    seqs = decomposition.sequences
     all_seqs = seqs + melds.sequences
     out: list[Reading] = []
     closed_sets = tuple(map(_CLOSED_TRIPLETS.__getitem__, trips))

@@ -25,6 +25,7 @@ from analyzer.hands.hand import decompose, is_chiitoitsu, is_kokushi
 from analyzer.hands.points import MANGAN, base_points, hand_payments
 from analyzer.hands.readings import meld_groups, readings
 from analyzer.hands.yaku_shapes import (
+    SUIT_MASKS,
     YAOCHU_MASK,
     counts_mask,
     sequence_yaku,
@@ -34,6 +35,7 @@ from analyzer.hands.yaku_shapes import (
 )
 from analyzer.hands.yaku_situational import entry, situational_yaku, situational_yakuman
 from analyzer.hands.yaku_yakuman import (
+    TILE_YAKUMAN_KINDS,
     chuuren_yakuman,
     kokushi_yakuman,
     reading_yakuman,
@@ -141,15 +143,17 @@ def score(
     composite = rules.composite_yakuman
 
     situational = situational_yaku(ctx, rules, closed)
-    situ_ym = situational_yakuman(ctx, rules)
-    tiles_ym = tile_yakuman(mask)
+    # Rare yakuman: not looked for where what each needs first is missing.
+    situ_ym = situational_yakuman(ctx, rules) if ctx.tenhou or ctx.chiihou or ctx.renhou else []
+    tiles_ym = tile_yakuman(mask) if not mask & ~TILE_YAKUMAN_KINDS else []
     hand_wide = situational + tile_yaku(mask, groups.opened, rules)
     candidates: list[_Candidate] = []
 
     decompositions = decompose(counts)
     if decompositions:
         valued = valued_kinds(ctx.seat_wind, ctx.round_wind)
-        extra_ym = chuuren_yakuman(counts, mask, win, rules) if not sets_melds else []
+        one_suit = not sets_melds and mask in SUIT_MASKS  # what chuuren needs first
+        extra_ym = chuuren_yakuman(counts, mask, win, rules) if one_suit else []
         hand_ym = situ_ym + tiles_ym + extra_ym
         for d in decompositions:
             for r in readings(d, groups, win, ctx.tsumo):

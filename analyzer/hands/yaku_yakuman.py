@@ -20,6 +20,7 @@ from mjaudit.rules import Ruleset
 from mjaudit.yaku import Yaku
 
 __all__ = [
+    "TILE_YAKUMAN_KINDS",
     "chuuren_yakuman",
     "kokushi_yakuman",
     "reading_yakuman",
@@ -29,6 +30,9 @@ __all__ = [
 TERMINAL_MASK: Final = sum(1 << k for k in (0, 8, 9, 17, 18, 26))
 # 2s 3s 4s 6s 8s and the green dragon.
 GREEN_MASK: Final = sum(1 << k for k in (19, 20, 21, 23, 25, 32))
+#: The kinds a hand of tile_yakuman holds all its tiles among (a hand holding any
+#: other kind has none of them).
+TILE_YAKUMAN_KINDS: Final = HONOR_MASK | TERMINAL_MASK | GREEN_MASK
 _CHUUREN: Final = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
