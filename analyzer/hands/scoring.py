@@ -133,8 +133,9 @@ def score(
             f"{len(sets_melds)} melds are not a hand of 14",
         )
     groups = meld_groups(sets_melds)
-    all_counts = counts[:]
+    all_counts = counts  # the same list unless melds add to it (neither changes later)
     if sets_melds:
+        all_counts = counts[:]
         for meld in sets_melds:
             for tile in meld.tiles:
                 all_counts[tile.kind] += 1
@@ -155,20 +156,17 @@ def score(
         one_suit = not sets_melds and mask in SUIT_MASKS  # what chuuren needs first
         extra_ym = chuuren_yakuman(counts, mask, win, rules) if one_suit else []
         hand_ym = situ_ym + tiles_ym + extra_ym
+        tsumo, rinshan = ctx.tsumo, ctx.rinshan
+        seat_wind, round_wind = ctx.seat_wind, ctx.round_wind
         for d in decompositions:
-            for r in readings(d, groups, win, ctx.tsumo):
-                ym = hand_ym + reading_yakuman(r, rules)
-                yaku = (
-                    hand_wide
-                    + sequence_yaku(r, valued)
-                    + set_yaku(r, ctx.seat_wind, ctx.round_wind)
-                )
+            for r in readings(d, groups, win, tsumo):
+                # A reading's yakuman need three sets or more (reading_yakuman).
+                ym = hand_ym + reading_yakuman(r, rules) if len(r.sets) >= 3 else hand_ym
+                yaku = hand_wide + sequence_yaku(r, valued) + set_yaku(r, seat_wind, round_wind)
                 pinfu = _PINFU in map(_YAKU, yaku)
-                fu = reading_fu(
-                    r, pinfu, ctx.tsumo, ctx.rinshan, ctx.seat_wind, ctx.round_wind, rules
-                )
+                fu = reading_fu(r, pinfu, tsumo, rinshan, seat_wind, round_wind, rules)
                 candidates.append((tuple(ym), tuple(yaku), sum(map(_HAN, yaku)), fu))
-    if not sets_melds and is_chiitoitsu(counts):
+    if not sets_melds and counts.count(2) == 7 and is_chiitoitsu(counts):
         yaku = [*hand_wide, _CHIITOITSU]
         candidates.append(
             (tuple(situ_ym + tiles_ym), tuple(yaku), sum(map(_HAN, yaku)), CHIITOITSU_FU)
@@ -188,7 +186,7 @@ def score(
     else:
         best = max(candidates, key=lambda c: _key(c, composite))
     best_yakuman, _, best_han, _ = best
-    mult = _multiplier(best_yakuman, composite)
+    mult = _multiplier(best_yakuman, composite) if best_yakuman else 0
     if ctx.renhou and not ctx.tsumo and rules.renhou == "mangan" and not mult:
         # A limit hand (EMA RCR 2016 "a strict mangan"; JPML 特役 満貫): a mangan, or
         # the hand's own value when its yaku and dora are worth more (riichi.wiki
