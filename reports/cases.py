@@ -144,7 +144,7 @@ def _decode_case(text: str) -> JsonValue:
         at = found.end()
     for known, value in _RULES_MET:
         if text.startswith(known, at):
-            spliced = _spliced(text[:at] + _STAND_IN_TEXT + text[at + len(known) :])
+            spliced = _spliced(f"{text[:at]}{_STAND_IN_TEXT}{text[at + len(known) :]}")
             if spliced is not None:
                 spliced["rules"] = value
                 return spliced

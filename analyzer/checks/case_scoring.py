@@ -478,7 +478,7 @@ def _read(doc: JsonValue) -> _Read:
         ura_han = _int(s, "ura_han", w, 0, 60) if "ura_han" in s else 0
         ura: tuple[Tile, ...] = ()
     else:
-        ura = _indicators(ura_value, "ura_indicators")
+        ura = _indicators(ura_value, "ura_indicators") if ura_value != [] else ()
     dora = _indicators(_field(s, "dora_indicators", list, w), "dora_indicators")
     kita = _int(s, "kita", w, 0, 4) if "kita" in s else 0
     if kita and rules.players == 4:

@@ -261,15 +261,14 @@ def _result(
         yaku = tuple(sorted(best_yakuman, key=_YAKU))
         han, dora, aka, ura, kita = 13 * mult, 0, 0, 0, 0
     else:
-        kita = ctx.kita
-        if melds:
-            kita = sum(1 for m in melds if m.kind is _KITA) or ctx.kita
+        # The kita melds (melds less the sets), else the count the situation gives.
+        kita = len(melds) - len(sets_melds) or ctx.kita
         dora = _count_dora(ctx.dora_indicators, all_counts, kita, ctx.players)
         aka = 0
         if rules.aka:
             aka = sum(map(_RED, concealed))
-            if sets_melds:
-                aka += sum(1 for m in sets_melds for t in m.tiles if t.red)
+            for meld in sets_melds:
+                aka += sum(map(_RED, meld.tiles))
         ura = 0
         if (ctx.riichi or ctx.double_riichi) and rules.ura_dora:
             ura = _count_dora(ctx.ura_indicators, all_counts, kita, ctx.players)
