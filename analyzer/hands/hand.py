@@ -81,8 +81,8 @@ class Decomposition:
 
 # Decomposition(pair, triplets, sequences), built without the constructor's __init__
 # (about half its cost; mjaudit.frozen.quick_builder).
-_decomposition: Callable[[int, tuple[int, ...], tuple[int, ...]], Decomposition] = (
-    quick_builder(Decomposition, "_decomposition")
+_decomposition: Callable[[int, tuple[int, ...], tuple[int, ...]], Decomposition] = quick_builder(
+    Decomposition, "_decomposition"
 )
 
 
