@@ -76,7 +76,15 @@ from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
 from parsers.json_text import BadJson, json_reader, load_json, short
-from parsers.mjai_names import DRAGONS, WIND_YAKU, YAKU_NAMES, YAKUMAN_FAN, MjaiFail, tile_of
+from parsers.mjai_names import (
+    DRAGONS,
+    TILES,
+    WIND_YAKU,
+    YAKU_NAMES,
+    YAKUMAN_FAN,
+    MjaiFail,
+    tile_of,
+)
 from parsers.tenhou_json_names import with_mahjongsoul
 
 __all__ = ["parse_mjai"]
@@ -288,18 +296,30 @@ class _Reader:
             )
         )
 
+    # The two events of nearly every line: the seat and the tile looked up at once
+    # where they are right (seat() and tile_of() say what is wrong).
     def on_tsumo(self, ev: dict[str, Any]) -> None:
-        seat = self.seat(ev, "actor")
-        tile = tile_of(ev.get("pai"))
+        seat = ev.get("actor")
+        if type(seat) is not int or not 0 <= seat < self.players:
+            seat = self.seat(ev, "actor")
+        text = ev.get("pai")
+        tile = TILES.get(text) if type(text) is str else None
+        if tile is None:
+            tile = tile_of(text)
         self.last_draw[seat] = tile
         self.events.append(make_draw(self.src, seat, tile, None, self.line))
 
     def on_dahai(self, ev: dict[str, Any]) -> None:
-        seat = self.seat(ev, "actor")
-        tile = tile_of(ev.get("pai"))
+        seat = ev.get("actor")
+        if type(seat) is not int or not 0 <= seat < self.players:
+            seat = self.seat(ev, "actor")
+        text = ev.get("pai")
+        tile = TILES.get(text) if type(text) is str else None
+        if tile is None:
+            tile = tile_of(text)
         flag = ev.get("tsumogiri")
         if flag is None:  # only libriichi requires it; infer it as Tenhou's XML is
-            tsumogiri = self.last_draw[seat] == tile
+            tsumogiri = self.last_draw[seat] is tile  # (tiles are interned)
         elif isinstance(flag, bool):
             # gimite's converter keeps the tile drawn the turn before as "the drawn
             # tile" across a call, so it marks a discard of it after a chi or pon as

@@ -10,7 +10,7 @@ from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
 from parsers.json_text import short
 
-__all__ = ["DRAGONS", "WIND_YAKU", "YAKUMAN_FAN", "YAKU_NAMES", "MjaiFail", "tile_of"]
+__all__ = ["DRAGONS", "TILES", "WIND_YAKU", "YAKUMAN_FAN", "YAKU_NAMES", "MjaiFail", "tile_of"]
 
 
 class MjaiFail(Exception):
@@ -18,16 +18,18 @@ class MjaiFail(Exception):
 
 
 _HONOURS = {c: Tile(27 + i) for i, c in enumerate("ESWNPFC")}
-_TILES: dict[str, Tile] = dict(_HONOURS)
+#: Every mjai tile by its text (tile_of, without its checks, for a reader's hot path:
+#: look a ``str`` up, and call tile_of for what is not found, for its message).
+TILES: dict[str, Tile] = dict(_HONOURS)
 for _suit_index, _suit in enumerate("mps"):
     for _n in range(1, 10):
-        _TILES[f"{_n}{_suit}"] = Tile(_suit_index * 9 + _n - 1)
-    _TILES[f"5{_suit}r"] = Tile(_suit_index * 9 + 4, True)
+        TILES[f"{_n}{_suit}"] = Tile(_suit_index * 9 + _n - 1)
+    TILES[f"5{_suit}r"] = Tile(_suit_index * 9 + 4, True)
 
 
 def tile_of(text: object) -> Tile:
     """One mjai tile string; ``?`` (a hidden tile) is refused: logs must show every tile."""
-    tile = _TILES.get(text) if isinstance(text, str) else None
+    tile = TILES.get(text) if isinstance(text, str) else None
     if tile is None:
         if text == "?":
             raise MjaiFail("hidden tile '?': this is one player's view of the game, not a full log")

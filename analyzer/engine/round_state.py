@@ -412,6 +412,10 @@ class RoundState:
                     ) from None
             del own[k]
             del hand[k]
+        elif ids is None and hand[-1] is tile:
+            # Without ids, tsumogiri (the drawn tile, last): taken from the end, not
+            # looked for (the same tiles remain; a hand's order means nothing).
+            del hand[-1]
         else:
             self.take(seat, tile, tile_id, "discards")
         is_riichi = self.declaring == seat
