@@ -371,15 +371,23 @@ _GET_SITUATION = itemgetter(*_INTS, *_FLAG_KEYS)
 _SITUATION_TYPES = _INT_TYPES + _FLAG_TYPES
 
 
-def _situation(s: dict[str, JsonValue], w: str, last: int) -> tuple[int, ...]:
+# The seats and counters (_INTS), then the flags (_FLAG_KEYS): typed one by one, so
+# that a flag stays a bool (the compiled build keeps an ``int`` as a number).
+_Situation = tuple[
+    int, int, int, int, int,
+    bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool,
+]  # fmt: skip
+
+
+def _situation(s: dict[str, JsonValue], w: str, last: int) -> _Situation:
     """_ints(s, w, last) and then _flags(s, w), one tuple; the first wrong value named
     as they name it."""
     try:
-        values: tuple[int, ...] = _GET_SITUATION(s)
+        values: tuple[object, ...] = _GET_SITUATION(s)
     except KeyError:
         values = ()
     if tuple(map(type, values)) == _SITUATION_TYPES:
-        seat, from_seat, dealer, honba, sticks = values[:5]
+        seat, from_seat, dealer, honba, sticks = cast(tuple[int, ...], values[:5])
         if (
             0 <= seat <= last
             and 0 <= from_seat <= last
@@ -387,8 +395,8 @@ def _situation(s: dict[str, JsonValue], w: str, last: int) -> tuple[int, ...]:
             and 0 <= honba <= 10**6
             and 0 <= sticks <= 10**6
         ):
-            return values
-    return _ints(s, w, last) + _flags(s, w)
+            return cast(_Situation, values)
+    return cast(_Situation, _ints(s, w, last) + _flags(s, w))
 
 
 def read_case(doc: JsonValue) -> ScoredCase:
