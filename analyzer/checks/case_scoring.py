@@ -457,7 +457,11 @@ def _read(doc: JsonValue) -> _Read:
         raise CaseError(f"schema: {json.dumps(schema)}, this reads {CASE_SCHEMA}")
     case_id = _field(doc, "id", str, "")
     assert isinstance(case_id, str)
-    rules = _case_rules(_object(doc, "rules"))
+    rules_doc = doc.get("rules")
+    if _last_rules and rules_doc is _last_rules[0][0]:  # as score --batch reads a file
+        rules = _last_rules[0][1]
+    else:
+        rules = _case_rules(_object(doc, "rules"))
     hand = _object(doc, "hand")
     concealed = _tiles(_field(hand, "concealed", str, "hand."), "hand.concealed")
     win_tile = _tile(_field(hand, "win_tile", str, "hand."), "hand.win_tile")
