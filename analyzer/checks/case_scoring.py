@@ -455,20 +455,36 @@ def _read(doc: JsonValue) -> _Read:
     schema = doc.get("schema", CASE_SCHEMA)
     if schema != CASE_SCHEMA:
         raise CaseError(f"schema: {json.dumps(schema)}, this reads {CASE_SCHEMA}")
-    case_id = _field(doc, "id", str, "")
+    # Each value is taken at once where it is what it should be; otherwise _field,
+    # _object and _tile read it again, for the message (the same, in the same order).
+    case_id = doc.get("id")
+    if type(case_id) is not str:
+        case_id = _field(doc, "id", str, "")
     assert isinstance(case_id, str)
     rules_doc = doc.get("rules")
     if _last_rules and rules_doc is _last_rules[0][0]:  # as score --batch reads a file
         rules = _last_rules[0][1]
     else:
         rules = _case_rules(_object(doc, "rules"))
-    hand = _object(doc, "hand")
-    concealed = _tiles(_field(hand, "concealed", str, "hand."), "hand.concealed")
-    win_tile = _tile(_field(hand, "win_tile", str, "hand."), "hand.win_tile")
-    melds_doc = _field(hand, "melds", list, "hand.")
+    hand = doc.get("hand")
+    if type(hand) is not dict:
+        hand = _object(doc, "hand")
+    text = hand.get("concealed")
+    concealed = _tiles(
+        text if type(text) is str else _field(hand, "concealed", str, "hand."), "hand.concealed"
+    )
+    text = hand.get("win_tile")
+    win_tile = _BY_TEXT.get(text) if type(text) is str else None
+    if win_tile is None:
+        win_tile = _tile(_field(hand, "win_tile", str, "hand."), "hand.win_tile")
+    melds_doc = hand.get("melds")
+    if type(melds_doc) is not list:
+        melds_doc = _field(hand, "melds", list, "hand.")
     assert isinstance(melds_doc, list)
     melds = tuple(map(_meld, melds_doc, range(len(melds_doc)))) if melds_doc else ()
-    s = _object(doc, "situation")
+    s = doc.get("situation")
+    if type(s) is not dict:
+        s = _object(doc, "situation")
     w = "situation."
     last = rules.players - 1
     (
@@ -491,7 +507,10 @@ def _read(doc: JsonValue) -> _Read:
         ura: tuple[Tile, ...] = ()
     else:
         ura = _indicators(ura_value, "ura_indicators") if ura_value != [] else ()
-    dora = _indicators(_field(s, "dora_indicators", list, w), "dora_indicators")
+    value = s.get("dora_indicators")
+    if type(value) is not list:
+        value = _field(s, "dora_indicators", list, w)
+    dora = _indicators(value, "dora_indicators")
     kita = _int(s, "kita", w, 0, 4) if "kita" in s else 0
     if kita and rules.players == 4:
         raise CaseError(f"{w}kita: a North is set aside in three-player games only")
