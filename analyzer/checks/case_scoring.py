@@ -493,8 +493,14 @@ def _read(doc: JsonValue) -> _Read:
     ) = _situation(s, w, last)  # fmt: skip
     if tsumo != (seat == from_seat):
         raise CaseError(f"{w}tsumo: {str(tsumo).lower()}, but seat {seat} wins off {from_seat}")
-    seat_wind = _wind(s, "seat_wind")
-    round_wind = _wind(s, "round_wind")
+    text = s.get("seat_wind")
+    seat_wind = _WIND_INDEX.get(text) if type(text) is str else None
+    if seat_wind is None:
+        seat_wind = _wind(s, "seat_wind")
+    text = s.get("round_wind")
+    round_wind = _WIND_INDEX.get(text) if type(text) is str else None
+    if round_wind is None:
+        round_wind = _wind(s, "round_wind")
     if (seat - dealer) % rules.players != seat_wind:
         raise CaseError(
             f"{w}seat_wind: {WINDS[seat_wind]}, but seat {seat} sits "
@@ -511,7 +517,9 @@ def _read(doc: JsonValue) -> _Read:
     if type(value) is not list:
         value = _field(s, "dora_indicators", list, w)
     dora = _indicators(value, "dora_indicators")
-    kita = _int(s, "kita", w, 0, 4) if "kita" in s else 0
+    kita = s.get("kita", 0)
+    if type(kita) is not int or not 0 <= kita <= 4:
+        kita = _int(s, "kita", w, 0, 4)
     if kita and rules.players == 4:
         raise CaseError(f"{w}kita: a North is set aside in three-player games only")
     # Positional: the fields in WinContext's order (mjaudit/hands.py), the quicker call.
@@ -529,7 +537,9 @@ def _read(doc: JsonValue) -> _Read:
         check_tile_set(concealed, melds, (*dora, *ura), rules.players, rules.aka)
     except ValueError as exc:
         raise CaseError(f"hand: {exc}") from None
-    takes = _bool(s, "takes_counters", w) if "takes_counters" in s else True
+    takes = s.get("takes_counters", True)
+    if type(takes) is not bool:
+        takes = _bool(s, "takes_counters", w)
     return (
         case_id, seat, from_seat, dealer, honba, sticks,
         concealed, win_tile, melds, ctx, kita, last_kan,
