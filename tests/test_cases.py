@@ -582,3 +582,85 @@ def test_every_corpus_win_is_a_case_batch_reproduces(
     assert code == (1 if disagreeing else 0)
     if corpus == "tenhou-xml":
         assert len(cases) == 2639 and not disagreeing
+
+
+def _good_case() -> Case:
+    return {
+        "id": "a",
+        "rules": {"name": "tenhou", "players": 4},
+        "hand": {"concealed": "234m567p22345678s", "win_tile": "8s", "melds": []},
+        "situation": _situation(from_seat=2, dora_indicators=["1m"], kita=0),
+    }
+
+
+@pytest.mark.parametrize(
+    ("where", "key", "value", "message"),
+    [
+        ("", "id", 5, "id: expected a string, not 5"),
+        ("", "id", None, "id: expected a string, not null"),
+        ("", "hand", [], "hand: expected an object, not []"),
+        ("", "situation", "x", 'situation: expected an object, not "x"'),
+        ("hand", "concealed", None, "hand.concealed: expected a string, not null"),
+        ("hand", "concealed", "234m567p2234567x", "hand.concealed: unexpected 'x'"),
+        ("hand", "win_tile", 8, "hand.win_tile: expected a string, not 8"),
+        ("hand", "win_tile", "8x", "hand.win_tile: unexpected 'x'"),
+        ("hand", "win_tile", "88s", 'hand.win_tile: expected one tile, not "88s"'),
+        ("hand", "melds", {}, "hand.melds: expected a list, not {}"),
+        ("situation", "seat_wind", 1, "situation.seat_wind: expected a string, not 1"),
+        ("situation", "seat_wind", "X", 'situation.seat_wind: expected one of E, S, W, N, not "X"'),
+        ("situation", "round_wind", None, "situation.round_wind: expected a string, not null"),
+        (
+            "situation",
+            "round_wind",
+            "e",
+            'situation.round_wind: expected one of E, S, W, N, not "e"',
+        ),
+        (
+            "situation",
+            "dora_indicators",
+            "1m",
+            'situation.dora_indicators: expected a list, not "1m"',
+        ),
+        (
+            "situation",
+            "dora_indicators",
+            [1],
+            "situation.dora_indicators[0]: expected an mpsz string",
+        ),
+        (
+            "situation",
+            "ura_indicators",
+            "1m",
+            'situation.ura_indicators: expected a list of tiles, not "1m"',
+        ),
+        ("situation", "kita", True, "situation.kita: expected an integer, not true"),
+        ("situation", "kita", 5, "situation.kita: 5 is not in 0..4"),
+        ("situation", "kita", 1, "situation.kita: a North is set aside in three-player games only"),
+        (
+            "situation",
+            "takes_counters",
+            1,
+            "situation.takes_counters: expected true or false, not 1",
+        ),
+        ("situation", "seat", True, "situation.seat: expected an integer, not true"),
+        ("situation", "honba", -1, "situation.honba: -1 is not in 0..1000000"),
+        ("situation", "riichi", 0, "situation.riichi: expected true or false, not 0"),
+    ],
+)
+def test_each_value_of_a_case_read_wrong_is_named(
+    where: str, key: str, value: Any, message: str
+) -> None:
+    """The reader takes a right value at once and reads a wrong one again for its
+    message: each field's own, as it always said it."""
+    case = _good_case()
+    score_case(case)  # right as it is
+    (case[where] if where else case)[key] = value
+    with pytest.raises(CaseError) as caught:
+        score_case(case)
+    assert str(caught.value).startswith(message), str(caught.value)
+    del (case[where] if where else case)[key]
+    if key in ("kita", "takes_counters", "ura_indicators"):
+        score_case(case)  # these may be left out
+    else:
+        with pytest.raises(CaseError, match=re.escape(f"{key}: missing")):
+            score_case(case)
