@@ -296,9 +296,10 @@ class _Reader:
             )
         )
 
-    # The two events of nearly every line: the seat and the tile looked up at once
-    # where they are right (seat() and tile_of() say what is wrong).
-    def on_tsumo(self, ev: dict[str, Any]) -> None:
+    def actor_tile(self, ev: dict[str, Any]) -> tuple[int, Tile]:
+        """The ``actor`` and ``pai`` of a draw or a discard, the events of nearly every
+        line: looked up at once where they are right (seat() and tile_of() say what
+        is wrong)."""
         seat = ev.get("actor")
         if type(seat) is not int or not 0 <= seat < self.players:
             seat = self.seat(ev, "actor")
@@ -306,17 +307,15 @@ class _Reader:
         tile = TILES.get(text) if type(text) is str else None
         if tile is None:
             tile = tile_of(text)
+        return seat, tile
+
+    def on_tsumo(self, ev: dict[str, Any]) -> None:
+        seat, tile = self.actor_tile(ev)
         self.last_draw[seat] = tile
         self.events.append(make_draw(self.src, seat, tile, None, self.line))
 
     def on_dahai(self, ev: dict[str, Any]) -> None:
-        seat = ev.get("actor")
-        if type(seat) is not int or not 0 <= seat < self.players:
-            seat = self.seat(ev, "actor")
-        text = ev.get("pai")
-        tile = TILES.get(text) if type(text) is str else None
-        if tile is None:
-            tile = tile_of(text)
+        seat, tile = self.actor_tile(ev)
         flag = ev.get("tsumogiri")
         if flag is None:  # only libriichi requires it; infer it as Tenhou's XML is
             tsumogiri = self.last_draw[seat] is tile  # (tiles are interned)

@@ -325,48 +325,27 @@ def _wind(s: dict[str, JsonValue], key: str) -> int:
 _INTS = ("seat", "from_seat", "dealer", "honba", "riichi_sticks")
 
 
-_GET_INTS = itemgetter(*_INTS)
 _INT_TYPES = (int,) * len(_INTS)
 
 
 def _ints(s: dict[str, JsonValue], w: str, last: int) -> tuple[int, ...]:
-    """The seats (0..last) and counters (0..10**6) of a situation, checked together;
-    the first wrong one is named."""
-    try:
-        values: tuple[int, ...] = _GET_INTS(s)
-    except KeyError:
-        values = ()
-    if tuple(map(type, values)) == _INT_TYPES:
-        seat, from_seat, dealer, honba, sticks = values
-        if (
-            0 <= seat <= last
-            and 0 <= from_seat <= last
-            and 0 <= dealer <= last
-            and 0 <= honba <= 10**6
-            and 0 <= sticks <= 10**6
-        ):
-            return values
+    """The seats (0..last) and counters (0..10**6) of a situation, each checked; the
+    first wrong one is named."""
     return tuple([_int(s, key, w, 0, last if k < 3 else 10**6) for k, key in enumerate(_INTS)])
 
 
 _FLAG_KEYS = ("tsumo", *_FLAGS)
-_GET_FLAGS = itemgetter(*_FLAG_KEYS)
 _FLAG_TYPES = (bool,) * len(_FLAG_KEYS)
 
 
 def _flags(s: dict[str, JsonValue], w: str) -> tuple[bool, ...]:
-    """``tsumo`` and the situation's flags in _FLAG_KEYS' order, checked together; the
+    """``tsumo`` and the situation's flags in _FLAG_KEYS' order, each checked; the
     first wrong one is named."""
-    try:
-        flags: tuple[JsonValue, ...] = _GET_FLAGS(s)
-    except KeyError:
-        flags = ()
-    if tuple(map(type, flags)) == _FLAG_TYPES:
-        return flags  # type: ignore[return-value]
     return tuple(_bool(s, key, w) for key in _FLAG_KEYS)
 
 
-# Both, read together: the common case in one lookup and one comparison of types.
+# The seats, counters and flags read together: the common case in one lookup and one
+# comparison of types (_ints and _flags read them one by one, for the message).
 _GET_SITUATION = itemgetter(*_INTS, *_FLAG_KEYS)
 _SITUATION_TYPES = _INT_TYPES + _FLAG_TYPES
 
