@@ -13,7 +13,7 @@ Han follow Tenhou (matrix §D "open reductions"): sanshoku, ittsu and chanta dro
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from itertools import compress
 from operator import attrgetter
 from typing import Final
@@ -25,10 +25,8 @@ from mjaudit.rules import Ruleset
 from mjaudit.yaku import Yaku
 
 __all__ = [
-    "KIND_BITS",
     "YAOCHU_MASK",
     "counts_mask",
-    "kind_mask",
     "sequence_yaku",
     "set_yaku",
     "tile_yaku",
@@ -70,18 +68,13 @@ _OUTER_RUNS: Final = frozenset(k for k in range(27) if k % 9 in (0, 6))
 _KIND = attrgetter("kind")
 
 
-#: The bit of each kind in a kind mask, by kind.
-KIND_BITS: Final = tuple(1 << k for k in range(34))
-
-
-def kind_mask(kinds: Iterable[int]) -> int:
-    """Bit k set for each kind k in ``kinds`` (repeats allowed)."""
-    return sum(map(KIND_BITS.__getitem__, set(kinds)))
+# The bit of each kind in a kind mask, by kind.
+_BITS: Final = tuple(1 << k for k in range(34))
 
 
 def counts_mask(counts: Sequence[int]) -> int:
-    """kind_mask of the kinds whose count (by kind, 34 of them) is not 0."""
-    return sum(compress(KIND_BITS, counts))
+    """The kinds held: bit k set where ``counts[k]`` (34 counts, by kind) is not 0."""
+    return sum(compress(_BITS, counts))
 
 
 def valued_kinds(seat_wind: int, round_wind: int) -> frozenset[int]:
