@@ -42,7 +42,7 @@ def test_decompositions(hand: str, expected: int) -> None:
             for k in (g - SEQ, g - SEQ + 1, g - SEQ + 2) if g >= SEQ else (g, g, g):
                 used[k] += 1
         assert used == counts(hand)
-        # Each sorted, as the suits' parts are joined (a reading relies on it).
+        # Each sorted: the suits' parts are joined in the order of their kinds.
         assert list(d.triplets) == sorted(d.triplets)
         assert list(d.sequences) == sorted(d.sequences)
         assert d.groups == tuple(sorted(d.groups))
