@@ -18,6 +18,7 @@ import json
 import os
 import re
 import sys
+import threading
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -117,7 +118,17 @@ _RULES_AT = cast(
 _RULES_KEY = '"rules": '  # _RULES_AT's most usual match
 _STAND_IN_TEXT = "NaN"
 _STAND_IN: JsonValue = cast(JsonValue, object())  # what _stand_in decodes NaN into
-_stand_ins: list[str] = []  # the stand-ins decoded in the line being read
+
+
+class _StandIns(threading.local):
+    """The stand-ins decoded in the line being read, one list a thread (a count
+    shared by two threads reading at once could pass a line it should not)."""
+
+    def __init__(self) -> None:
+        self.found: list[str] = []
+
+
+_stand_ins = _StandIns()
 # The rules objects met: their text and value, the latest first; at most _RULES_KEPT.
 _RULES_MET: list[tuple[str, JsonValue]] = []
 _RULES_KEPT = 8
@@ -126,7 +137,7 @@ _RULES_KEPT = 8
 def _stand_in(name: str) -> JsonValue:
     if name != _STAND_IN_TEXT:
         _not_a_number(name)
-    _stand_ins.append(name)
+    _stand_ins.found.append(name)
     return _STAND_IN
 
 
@@ -158,12 +169,13 @@ def _decode_case(text: str) -> JsonValue:
 def _spliced(text: str) -> dict[str, JsonValue] | None:
     """The document of a line whose rules were replaced by the stand-in, if its
     ``rules`` is that stand-in and the only one; None otherwise."""
-    _stand_ins.clear()
+    found = _stand_ins.found
+    found.clear()
     try:
         value, end = _scan_spliced(text, _space(text, 0).end())
     except (StopIteration, ValueError, RecursionError):
         return None
-    if _space(text, end).end() != len(text) or len(_stand_ins) != 1:
+    if _space(text, end).end() != len(text) or len(found) != 1:
         return None
     if type(value) is not dict or value.get("rules") is not _STAND_IN:
         return None

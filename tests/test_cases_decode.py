@@ -8,6 +8,7 @@ line whole does, whatever the line holds where the rules were met before.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -117,3 +118,24 @@ def test_at_most_a_few_rules_objects_are_kept() -> None:
     for aka in range(20):
         _decode_case(_line(rules={**RULES, "aka": aka}))
     assert len(cases_module._RULES_MET) == cases_module._RULES_KEPT
+
+
+def test_each_thread_counts_its_own_stand_ins() -> None:
+    """Lines read in two threads at once: each still gets its own document or error
+    (the stand-ins of a line are counted per thread)."""
+    _decode_case(_line())
+    good = [_line(id=str(k)) for k in range(200)]
+    bad = ['{"rules": ' + RULES_TEXT + f', "x{k}": NaN}}' for k in range(200)]
+    results: dict[str, list[tuple[object, ...]]] = {}
+
+    def read(name: str, lines: list[str]) -> None:
+        results[name] = [_outcome(_decode_case, text) for text in lines]
+
+    threads = [threading.Thread(target=read, args=a) for a in (("good", good), ("bad", bad))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results["good"] == [_outcome(_decode, text) for text in good]
+    assert results["bad"] == [_outcome(_decode, text) for text in bad]
+    assert all(r[0] == "error" for r in results["bad"])
