@@ -25,7 +25,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from functools import lru_cache
 from typing import Any
 
 from mjaudit.errors import LogFormatError, SourcePos
@@ -99,19 +98,21 @@ class _Fail(Exception):
 
 
 def _snake(key: str) -> str:
-    # A record's own keys are short and few, and cached; a long key (a hostile file's)
-    # is renamed each time, not kept in memory for the process's later inputs.
-    if len(key) > _CACHED_KEY:
-        return _CAMEL.sub(r"_\1", key).lower() if not key.islower() else key
-    return _snake_short(key)
+    """``key`` in snake_case. A record's own keys are short and few, and kept once
+    renamed; a long key (a hostile file's) is renamed each time, not kept in memory
+    for the process's later inputs."""
+    found = _SNAKE_KEYS.get(key)
+    if found is None:
+        found = _CAMEL.sub(r"_\1", key).lower() if not key.islower() else key
+        if len(key) <= _CACHED_KEY and len(_SNAKE_KEYS) < _SNAKE_KEPT:
+            _SNAKE_KEYS[key] = found
+    return found
 
 
 _CACHED_KEY = 64
-
-
-@lru_cache(maxsize=4096)  # a record format has a few hundred keys; bounded all the same
-def _snake_short(key: str) -> str:
-    return _CAMEL.sub(r"_\1", key).lower() if not key.islower() else key
+# The keys renamed so far: a record format has a few hundred; bounded all the same.
+_SNAKE_KEYS: dict[str, str] = {}
+_SNAKE_KEPT = 4096
 
 
 # What JSON decodes that holds no key to rename.
@@ -122,17 +123,24 @@ def _norm(value: Any) -> Any:
     """``value`` with every object key in snake_case (camelCase records).
 
     A walk with a stack of its own, not a recursive one: a value may be nested as
-    deeply as the JSON reader takes, more than Python's stack has left by then."""
+    deeply as the JSON reader takes, more than Python's stack has left by then. A
+    plain value, or a list of them, is kept as it is without a call (most of a
+    record's values: tiles, scores, ids)."""
     top = _shell(value)
     todo = [(value, top)] if top is not value else []
+    plain, keys = _PLAIN, _SNAKE_KEYS
     while todo:
         source, copy = todo.pop()
         if isinstance(source, dict):
             for k, v in source.items():
-                new = _shell(v)
-                copy[_snake(k)] = new
-                if new is not v:
-                    todo.append((v, new))
+                kind = type(v)
+                if kind in plain or (kind is list and plain.issuperset(map(type, v))):
+                    new = v
+                else:
+                    new = _shell(v)
+                    if new is not v:
+                        todo.append((v, new))
+                copy[keys.get(k) or _snake(k)] = new
         else:
             for v in source:
                 new = _shell(v)
