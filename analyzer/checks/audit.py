@@ -444,14 +444,19 @@ def _same_event(
     found: Sequence[Finding], causes: Collection[str], followers: Collection[str]
 ) -> list[Link]:
     """At each event, the findings of a code in ``followers`` follow the first error
-    there of a code in ``causes``."""
+    there of a code in ``causes`` (the codes may be the same: the others follow the
+    first)."""
     first: dict[int, Finding] = {}
     for f in found:
         if f.code in causes and f.event is not None and f.severity is Severity.ERROR:
             first.setdefault(f.event, f)
     if not first:
         return []
-    return [(f, first[f.event]) for f in found if f.code in followers and f.event in first]
+    return [
+        (f, first[f.event])
+        for f in found
+        if f.code in followers and f.event in first and f is not first[f.event]
+    ]
 
 
 # The yaku a win's dora and ura indicators make.
@@ -671,22 +676,8 @@ def _payments_follow_value(found: list[Finding]) -> list[Link]:
         for f in found
         if f.code in _HAN_FU and f.event is not None and f.severity is Severity.ERROR
     }
-    first: dict[int, Finding] = {}
-    for f in found:
-        if (
-            f.code in ("points-mismatch", "limit-mismatch")
-            and f.event is not None
-            and f.event not in priced
-            and f.severity is Severity.ERROR
-        ):
-            first.setdefault(f.event, f)
-    if not first:
-        return []
-    return [
-        (f, first[f.event])
-        for f in found
-        if f.code in _VALUE and f.event in first and f is not first[f.event]
-    ]
+    unpriced = [f for f in found if f.event not in priced]
+    return _same_event(unpriced, ("points-mismatch", "limit-mismatch"), _VALUE)
 
 
 def _payments_follow_pao(found: list[Finding]) -> list[Link]:
@@ -887,16 +878,7 @@ def _payments_follow_first(found: list[Finding]) -> list[Link]:
     noten pool of other rules) shows in several seats' payments; the others follow the
     first. A finding the payments follow (the value, the tenpai set, the liable seat)
     is linked after this, and is then their cause instead."""
-    first: dict[int, Finding] = {}
-    out: list[Link] = []
-    for f in found:
-        if f.code != "payment-mismatch" or f.event is None or f.severity is not Severity.ERROR:
-            continue
-        if f.event in first:
-            out.append((f, first[f.event]))
-        else:
-            first[f.event] = f
-    return out
+    return _same_event(found, ("payment-mismatch",), ("payment-mismatch",))
 
 
 def _payments_follow_tenpai(found: list[Finding]) -> list[Link]:
