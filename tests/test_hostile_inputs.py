@@ -296,27 +296,28 @@ def test_a_hand_longer_than_any_wall_is_not_called_ambiguous() -> None:
 
 
 # -- a zip whose directory points many members at the same data ---------------------------
+def _one_member_zip(name: str) -> tuple[bytes, bytes, bytes]:
+    """A zip of one member ``name`` (CLEAN's text), cut into its local part (header
+    and data), its directory entry and its end record."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(name, CLEAN.read_bytes())
+    data = out.getvalue()
+    end = data.rindex(b"PK\x05\x06")
+    directory_at = int.from_bytes(data[end + 16 : end + 20], "little")
+    return data[:directory_at], data[directory_at:end], data[end : end + 22]
+
+
 def _overlapping_zip(path: Path, copies: int) -> None:
     """A zip of ``good.xml`` whose directory lists the one member ``copies`` times,
     every entry pointing at the same compressed data, then a member of its own."""
-    plain = io.BytesIO()
-    with zipfile.ZipFile(plain, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("good.xml", CLEAN.read_bytes())
-    data = plain.getvalue()
-    end = data.rindex(b"PK\x05\x06")
-    directory_at = int.from_bytes(data[end + 16 : end + 20], "little")
-    local, entry = data[:directory_at], data[directory_at:end]
-    other = io.BytesIO()
-    with zipfile.ZipFile(other, "w", zipfile.ZIP_DEFLATED) as zf:
-        zf.writestr("other.xml", CLEAN.read_bytes())
-    odata = other.getvalue()
-    oend = odata.rindex(b"PK\x05\x06")
-    oat = int.from_bytes(odata[oend + 16 : oend + 20], "little")
-    olocal, oentry = odata[:oat], bytearray(odata[oat:oend])
+    local, entry, end_record = _one_member_zip("good.xml")
+    olocal, oentry_bytes, _ = _one_member_zip("other.xml")
+    oentry = bytearray(oentry_bytes)
     oentry[42:46] = len(local).to_bytes(4, "little")  # its local header, after ours
     directory = entry * copies + bytes(oentry)
     count = copies + 1
-    tail = bytearray(data[end : end + 22])
+    tail = bytearray(end_record)
     tail[8:10] = tail[10:12] = count.to_bytes(2, "little")
     tail[12:16] = len(directory).to_bytes(4, "little")
     tail[16:20] = (len(local) + len(olocal)).to_bytes(4, "little")

@@ -28,10 +28,11 @@ _HANDS = [
 ]
 
 
-def _sanma(*events: dict[str, object]) -> bytes:
+def _sanma(*events: dict[str, object], hands: list[list[str]] = _HANDS) -> bytes:
+    """A three-player mjai log of East 1 dealt ``hands``, then ``events``."""
     kyoku = {
         "type": "start_kyoku", "bakaze": "E", "kyoku": 1, "honba": 0, "kyotaku": 0,
-        "oya": 0, "dora_marker": "9m", "scores": [35000, 35000, 35000], "tehais": _HANDS,
+        "oya": 0, "dora_marker": "9m", "scores": [35000, 35000, 35000], "tehais": hands,
     }  # fmt: skip
     lines = [{"type": "start_game", "names": ["a", "b", "c"]}, kyoku, *events]
     return "\n".join(json.dumps(e) for e in lines).encode()
@@ -160,13 +161,7 @@ def test_an_unnamed_draw_after_every_seat_declared_riichi_is_the_all_riichi_draw
         ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "E", "E", "S", "S"],
         ["5s", "6s", "7s", "8s", "8s", "8s", "W", "W", "W", "N", "N", "C", "C"],
     ]
-    events: list[dict[str, object]] = [
-        {"type": "start_game", "names": ["a", "b", "c"]},
-        {
-            "type": "start_kyoku", "bakaze": "E", "kyoku": 1, "honba": 0, "kyotaku": 0,
-            "oya": 0, "dora_marker": "9m", "scores": [35000] * 3, "tehais": hands,
-        },
-    ]  # fmt: skip
+    events: list[dict[str, object]] = []
     for seat, tile in ((0, "1m"), (1, "9m"), (2, "1m")):
         events += [
             {"type": "tsumo", "actor": seat, "pai": tile},
@@ -175,7 +170,7 @@ def test_an_unnamed_draw_after_every_seat_declared_riichi_is_the_all_riichi_draw
             {"type": "reach_accepted", "actor": seat},
         ]
     events.append({"type": "ryukyoku", "deltas": [0, 0, 0]})
-    log = load_bytes("\n".join(json.dumps(e) for e in events).encode(), "r3.jsonl")
+    log = load_bytes(_sanma(*events, hands=hands), "r3.jsonl")
     draw = next(e for e in log.events if isinstance(e, RoundDraw))
     assert draw.reason is DrawReason.SUUCHA_RIICHI
     result = audit_log(log, preset("tenhou-sanma"))
@@ -191,11 +186,6 @@ def _riichi_then(*turn: dict[str, object]) -> list[str]:
         ["5s", "6s", "7s", "8s", "8s", "8s", "W", "W", "W", "P", "P", "C", "C"],
     ]
     events: list[dict[str, object]] = [
-        {"type": "start_game", "names": ["a", "b", "c"]},
-        {
-            "type": "start_kyoku", "bakaze": "E", "kyoku": 1, "honba": 0, "kyotaku": 0,
-            "oya": 0, "dora_marker": "9m", "scores": [35000] * 3, "tehais": hands,
-        },
         {"type": "tsumo", "actor": 0, "pai": "1m"},
         {"type": "reach", "actor": 0},
         {"type": "dahai", "actor": 0, "pai": "1m", "tsumogiri": True},
@@ -205,7 +195,7 @@ def _riichi_then(*turn: dict[str, object]) -> list[str]:
         *turn,
         *_draw_discard(1, "9m"),
     ]  # fmt: skip
-    log = load_bytes("\n".join(json.dumps(e) for e in events).encode(), "rk.jsonl")
+    log = load_bytes(_sanma(*events, hands=hands), "rk.jsonl")
     result = audit_log(log, preset("tenhou-sanma"))
     return [f.message for f in result.findings if f.code in ("illegal-call", "illegal-riichi")]
 
