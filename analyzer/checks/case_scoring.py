@@ -256,8 +256,9 @@ _last_rules: list[tuple[dict[str, JsonValue], Ruleset]] = []
 def _case_rules(doc: dict[str, JsonValue]) -> Ruleset:
     """The ruleset of a case's ``rules``; the cases of a file share a few, so the last
     one is kept and compared first (a dict comparison is cheaper than any key; the
-    same object, as score --batch decodes a file's repeated rules, at once)."""
-    if _last_rules and (_last_rules[0][0] is doc or _last_rules[0][0] == doc):
+    same object, as score --batch decodes a file's repeated rules, _read takes at
+    once)."""
+    if _last_rules and _last_rules[0][0] == doc:
         return _last_rules[0][1]
     rules = _rules(json.dumps(doc, sort_keys=True))
     _last_rules[:] = [(doc, rules)]
