@@ -393,11 +393,13 @@ def _load_json(data: bytes, path: str) -> GameLog:
     line: it is tried first, so that it is parsed once)."""
     # Imported here: a run over Tenhou XML alone never needs the JSON readers.
     if _MAHJONGSOUL_MARK.search(data[:4096]):
-        from parsers.json_text import BadJson, load_json
+        from parsers.json_text import BadJson, json_reader
         from parsers.mahjongsoul import is_mahjongsoul, parse_mahjongsoul_object
 
         try:
-            whole = load_json(data.decode("utf-8-sig"))
+            # The reader looks for long numbers in the bytes as they are (no second
+            # encoding of the decoded text).
+            whole = json_reader(data)(data.decode("utf-8-sig"))
         except (BadJson, UnicodeDecodeError):
             whole = None  # the Tenhou JSON reader words the error
         if is_mahjongsoul(whole):

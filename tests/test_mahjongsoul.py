@@ -135,6 +135,29 @@ def test_camel_case_records_and_snake_case_actions_give_the_same_events() -> Non
     assert _plain(a) == _plain(b)
 
 
+def test_camel_case_fields_the_reader_never_reads_are_kept_as_they_are() -> None:
+    """A camelCase record's renamed copy keeps what a seat was offered and the waits the
+    client showed as the very values read (no copy made), whatever they hold; every
+    other nested object is renamed all the way down."""
+    from parsers.mahjongsoul import _norm
+
+    offered = {"operationList": [{"type": 2, "combination": ["1m|2m"]}], "timeFixed": 5}
+    waits = [{"tile": "3m", "haveYiZhongJiu": True}]
+    record = {
+        "seat": 1,
+        "operation": offered,
+        "operations": [offered],
+        "tingpais": waits,
+        "liqi": {"seat": 1, "liqibang": 1, "failed": False},
+        "hules": [{"huTile": "3m", "liDoras": ["4p"], "pointRong": 1000}],
+    }
+    out = _norm(record)
+    assert out["operation"] is offered and out["operations"][0] is offered
+    assert out["tingpais"] is waits
+    assert out["liqi"] == {"seat": 1, "liqibang": 1, "failed": False}
+    assert out["hules"] == [{"hu_tile": "3m", "li_doras": ["4p"], "point_rong": 1000}]
+
+
 def test_protobuf_defaults_may_be_left_out() -> None:
     """A field at its default (0, false, empty; seat 0) may be missing: same events."""
     doc = ms_doc(GDR_4P)
