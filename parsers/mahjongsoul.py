@@ -141,9 +141,11 @@ def _norm(value: Any) -> Any:
         if isinstance(source, dict):
             for k, v in source.items():
                 kind = type(v)
-                if kind in plain or (kind is list and plain.issuperset(map(type, v))):
-                    new = v
-                elif k in unread:
+                if (
+                    kind in plain
+                    or k in unread
+                    or (kind is list and plain.issuperset(map(type, v)))
+                ):
                     new = v
                 else:
                     new = _shell(v)
