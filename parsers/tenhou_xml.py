@@ -720,7 +720,21 @@ _PARSER_OPTIONS = {
 
 
 def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
-    """Parse one mjlog document (already un-gzipped) into a GameLog."""
+    """Parse one mjlog document (already un-gzipped) into a GameLog.
+
+    A document in the plain form Tenhou writes is read from its bytes
+    (:func:`_read_plain`); any other, and any document with a problem, is read by lxml,
+    whose reading words every error. Both give the same events.
+    """
+    if data.isascii():
+        log = _read_plain(data, path)
+        if log is not None:
+            return log
+    return _read_lxml(data, path)
+
+
+def _read_lxml(data: bytes, path: str) -> GameLog:
+    """The GameLog of any mjlog document, read by lxml; a LogFormatError for a bad one."""
     parser = etree.XMLParser(**_PARSER_OPTIONS)  # type: ignore[arg-type]
     try:
         root = etree.fromstring(data, parser)
@@ -741,19 +755,6 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
         where = f"line {root.sourceline}"
         raise LogFormatError(path, where, f"root element is <{root.tag}>, expected <mjloggm>")
     reader = _Reader(path)
-    handlers: dict[str, Callable[[Attrs], None]] = {
-        "SHUFFLE": reader.on_shuffle,
-        "GO": reader.on_go,
-        "UN": reader.on_un,
-        "BYE": reader.on_bye,
-        "TAIKYOKU": reader.on_taikyoku,
-        "INIT": reader.on_init,
-        "N": reader.on_n,
-        "REACH": reader.on_reach,
-        "DORA": reader.on_dora,
-        "AGARI": reader.on_agari,
-        "RYUUKYOKU": reader.on_ryuukyoku,
-    }
     index = 0
     events = reader.events
     last_draw = reader.last_draw
@@ -780,48 +781,153 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
                 add(make_discard(source, seat, table[tile_id], tsumogiri, tile_id, index))
                 last_draw[seat] = None
             continue
-        # The other elements keep a position of their own, built as a plain tuple,
-        # which is several times cheaper than the named tuple's own constructor.
-        pos = new_pos(SourcePos, (path, index, tag, "element"))
         if not isinstance(tag, str):  # entity references and the like
             where = f"line {el.sourceline}"
             raise LogFormatError(path, where, "unexpected non-element node (entity reference?)")
         try:
             if len(el.attrib) > _MAX_ATTRIBUTES:
                 raise _Fail(f"{len(el.attrib)} attributes (at most {_MAX_ATTRIBUTES})")
-            spec = _TILE_LETTERS.get(tag[0])
-            number = tag[1:]
-            if spec is not None and number.isascii() and number.isdigit():
-                # A draw or discard the table above does not hold ("T0012", "D136").
-                if not in_round:
-                    raise _Fail("draw or discard outside a hand (no INIT before it)")
-                if len(number) > 6:
-                    raise _Fail(f"tile id {_short(number)} is outside 0..135")
-                tile_id = int(number)
-                if tile_id >= 136:
-                    raise _Fail(f"tile id {tile_id} is outside 0..135")
-                is_draw, seat = spec
-                if is_draw:
-                    last_draw[seat] = tile_id
-                    events.append(make_draw(pos, seat, table[tile_id], tile_id))
-                else:
-                    tsumogiri = last_draw[seat] == tile_id
-                    events.append(make_discard(pos, seat, table[tile_id], tsumogiri, tile_id))
-                    last_draw[seat] = None
-                continue
-            handler = handlers.get(tag)
-            if handler is None:
-                raise _Fail(f"unknown tag <{tag if len(tag) <= 20 else tag[:20] + '...'}>")
-            reader.pos = pos
-            handler(el.attrib)
-            table = reader.table  # GO may switch red fives off
-            in_round = reader.in_round
+            # The other elements keep a position of their own, built as a plain tuple,
+            # which is several times cheaper than the named tuple's own constructor.
+            _element(reader, new_pos(SourcePos, (path, index, tag, "element")), tag, el.attrib)
         except _Fail as exc:
             raise LogFormatError(path, f"element {index}", f"{_describe(el)}: {exc}") from None
+        table = reader.table  # GO may switch red fives off
+        in_round = reader.in_round
     if not reader.hands:
         # As the other readers: a header alone (a log cut before its first hand, or
         # an empty <mjloggm>) is no game to audit.
         raise LogFormatError(path, f"element {index}", "no hand in this file (no INIT)")
     # A log without owari stops before the game's result: it has no GameEnd, so the
     # hands it holds are audited and the audit reports the game as incomplete.
+    return GameLog(path, "tenhou-xml", tuple(reader.events))
+
+
+def _element(reader: _Reader, pos: SourcePos, tag: str, attrs: Attrs) -> None:
+    """An element the parse loops' hot path does not take: a draw or discard spelt
+    otherwise ("T0012", "D136") or outside a hand, or any other tag, to its handler."""
+    spec = _TILE_LETTERS.get(tag[:1])
+    number = tag[1:]
+    if spec is not None and number.isascii() and number.isdigit():
+        if not reader.in_round:
+            raise _Fail("draw or discard outside a hand (no INIT before it)")
+        if len(number) > 6:
+            raise _Fail(f"tile id {_short(number)} is outside 0..135")
+        tile_id = int(number)
+        if tile_id >= 136:
+            raise _Fail(f"tile id {tile_id} is outside 0..135")
+        is_draw, seat = spec
+        last_draw = reader.last_draw
+        if is_draw:
+            last_draw[seat] = tile_id
+            reader.events.append(make_draw(pos, seat, reader.table[tile_id], tile_id))
+        else:
+            tsumogiri = last_draw[seat] == tile_id
+            reader.events.append(make_discard(pos, seat, reader.table[tile_id], tsumogiri, tile_id))
+            last_draw[seat] = None
+        return
+    handler = _HANDLERS.get(tag)
+    if handler is None:
+        raise _Fail(f"unknown tag <{tag if len(tag) <= 20 else tag[:20] + '...'}>")
+    reader.pos = pos
+    handler(reader, attrs)
+
+
+_HANDLERS: dict[str, Callable[[_Reader, Attrs], None]] = {
+    "SHUFFLE": _Reader.on_shuffle,
+    "GO": _Reader.on_go,
+    "UN": _Reader.on_un,
+    "BYE": _Reader.on_bye,
+    "TAIKYOKU": _Reader.on_taikyoku,
+    "INIT": _Reader.on_init,
+    "N": _Reader.on_n,
+    "REACH": _Reader.on_reach,
+    "DORA": _Reader.on_dora,
+    "AGARI": _Reader.on_agari,
+    "RYUUKYOKU": _Reader.on_ryuukyoku,
+}
+
+# The plain form of an mjlog, read from its bytes: ASCII; the root element, then one
+# self-closing element after another, spaces and line feeds between them at most;
+# names of ASCII letters, digits and "_"; every attribute value in double quotes; no
+# "&" (no entity or character reference), no control character but the line feed
+# (none in a value: XML refuses most, and makes a tab or a line break in a value a
+# space), no comment, processing instruction, DOCTYPE or CDATA section (their "<"
+# is followed by "!" or "?", not a name). Every "<" of such a document opens an
+# element, so its parts between them are its elements in order.
+_PLAIN_ATTRS = rb'((?:[ \n]+[A-Za-z_][A-Za-z0-9_]*="[^"]*")*)[ \n]*'
+_plain_root = re.compile(rb"mjloggm" + _PLAIN_ATTRS + rb">[ \n]*").fullmatch
+_plain_element = re.compile(rb"([A-Za-z_][A-Za-z0-9_]*)" + _PLAIN_ATTRS + rb"/>[ \n]*").fullmatch
+_plain_attrs = re.compile(r'([A-Za-z_][A-Za-z0-9_]*)="([^"]*)"').findall
+_NOT_PLAIN = bytes([*range(0x0A), 0x0B, 0x0C, *range(0x0D, 0x20), ord("&")])
+_PLAIN_END = b"/mjloggm>"
+_SPACES = b" \n"
+# Every plain draw and discard as it stands between two "<" ("T52/>", "G135/>").
+_HOT_PIECES = {f"{tag}/>".encode(): hot for tag, hot in _HOT_TAGS.items()}
+# An element longer than this (Tenhou's longest are a few hundred bytes) is left to
+# lxml, which bounds what it reads (huge_tree off).
+_PLAIN_LIMIT = 65536
+
+
+def _read_plain(data: bytes, path: str) -> GameLog | None:
+    """The GameLog of an ASCII mjlog in the plain form Tenhou writes; None for any
+    other document, and for a plain one with any problem: lxml reads those again.
+
+    The same events as lxml's reading, without an element object, a tag string and
+    a lookup per element: a draw or discard is one lookup of its bytes.
+    """
+    if len(data.translate(None, _NOT_PLAIN)) != len(data):
+        return None
+    pieces = data.split(b"<")
+    if (
+        len(pieces) < 3
+        or pieces[0]
+        or _plain_root(pieces[1]) is None
+        or pieces[-1].rstrip(_SPACES) != _PLAIN_END
+    ):
+        return None
+    reader = _Reader(path)
+    events = reader.events
+    last_draw = reader.last_draw
+    table = reader.table
+    in_round = False
+    new_pos = tuple.__new__
+    hot_pieces, hot_tags = _HOT_PIECES, _HOT_TAGS
+    add = events.append
+    source = _ElementSource(path)
+    numbers = chain(_NUMBERS, count(len(_NUMBERS) + 1))
+    try:
+        for index, piece in zip(numbers, islice(pieces, 2, len(pieces) - 1), strict=False):
+            hot = hot_pieces.get(piece)
+            if hot is None or not in_round:
+                found = _plain_element(piece) if len(piece) <= _PLAIN_LIMIT else None
+                if found is None:
+                    return None
+                tag = found[1].decode()
+                hot = hot_tags.get(tag)
+                if hot is None or not in_round:
+                    text = found[2]
+                    pairs = _plain_attrs(text.decode())
+                    attrs = dict(pairs)
+                    if len(attrs) != len(pairs) or len(attrs) > _MAX_ATTRIBUTES:
+                        return None  # an attribute twice (not XML), or too many
+                    if b"\n" in text and any("\n" in value for value in attrs.values()):
+                        return None  # lxml reads a line feed in a value as a space
+                    _element(reader, new_pos(SourcePos, (path, index, tag, "element")), tag, attrs)
+                    table = reader.table
+                    in_round = reader.in_round
+                    continue
+            # The hot path of parse_tenhou_xml's loop, for the same elements.
+            is_draw, seat, tile_id = hot
+            if is_draw:
+                last_draw[seat] = tile_id
+                add(make_draw(source, seat, table[tile_id], tile_id, index))
+            else:
+                tsumogiri = last_draw[seat] == tile_id
+                add(make_discard(source, seat, table[tile_id], tsumogiri, tile_id, index))
+                last_draw[seat] = None
+    except _Fail:
+        return None
+    if not reader.hands:
+        return None
     return GameLog(path, "tenhou-xml", tuple(reader.events))
