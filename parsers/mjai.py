@@ -311,21 +311,29 @@ class _Reader:
 
     def on_tsumo(self, ev: dict[str, Any]) -> None:
         seat, tile = self.actor_tile(ev)
+        self.draw(seat, tile)
+
+    def draw(self, seat: int, tile: Tile) -> None:
+        """Seat ``seat`` (one of the game's) draws ``tile`` (a line read or looked up)."""
         self.last_draw[seat] = tile
         self.events.append(make_draw(self.src, seat, tile, None, self.line))
 
     def on_dahai(self, ev: dict[str, Any]) -> None:
         seat, tile = self.actor_tile(ev)
         flag = ev.get("tsumogiri")
+        if flag is not None and not isinstance(flag, bool):
+            raise MjaiFail(f"'tsumogiri' must be true or false, got {short(flag)}")
+        self.discard(seat, tile, flag)
+
+    def discard(self, seat: int, tile: Tile, flag: bool | None) -> None:
+        """Seat ``seat`` discards ``tile``; ``flag`` is the line's ``tsumogiri``, if any."""
         if flag is None:  # only libriichi requires it; infer it as Tenhou's XML is
             tsumogiri = self.last_draw[seat] is tile  # (tiles are interned)
-        elif isinstance(flag, bool):
+        else:
             # gimite's converter keeps the tile drawn the turn before as "the drawn
             # tile" across a call, so it marks a discard of it after a chi or pon as
             # tsumogiri. Without a draw since the call nothing is tsumogiri.
             tsumogiri = flag and self.last_draw[seat] is not None
-        else:
-            raise MjaiFail(f"'tsumogiri' must be true or false, got {short(flag)}")
         self.last_draw[seat] = None
         self.events.append(make_discard(self.src, seat, tile, tsumogiri, None, self.line))
 
@@ -799,6 +807,27 @@ _HANDLERS: dict[str, Callable[[_Reader, dict[str, Any]], None]] = {
 _UNREAD = object()  # no value decoded ahead for the line
 
 
+def _plain_lines() -> dict[str, tuple[bool, int, Tile, bool | None]]:
+    """Every draw and discard line as mjai writes it, compact or as Python's json
+    writes it (its keys in mjai's order), with what it says: (a draw, the seat, the
+    tile, the discard's ``tsumogiri`` or None). A line found here is read without
+    decoding it: it decodes to ``type``, ``actor``, ``pai`` (and ``tsumogiri``) only."""
+    found: dict[str, tuple[bool, int, Tile, bool | None]] = {}
+    flags: tuple[tuple[str, bool | None], ...] = (("", None), ("true", True), ("false", False))
+    for colon, comma in ((":", ","), (": ", ", ")):
+        for seat in range(4):
+            for text, tile in TILES.items():
+                rest = f'{comma}"actor"{colon}{seat}{comma}"pai"{colon}"{text}"'
+                found[f'{{"type"{colon}"tsumo"{rest}}}'] = (True, seat, tile, None)
+                for word, flag in flags:
+                    tail = f'{comma}"tsumogiri"{colon}{word}' if word else ""
+                    found[f'{{"type"{colon}"dahai"{rest}{tail}}}'] = (False, seat, tile, flag)
+    return found
+
+
+_PLAIN_LINES = _plain_lines()
+
+
 def parse_mjai(data: bytes, path: str) -> GameLog:
     """Parse one mjai log (JSON lines, already un-gzipped) into a GameLog."""
     try:
@@ -808,15 +837,28 @@ def parse_mjai(data: bytes, path: str) -> GameLog:
     lines = text.splitlines()
     reader = _Reader(path, lines)
     load_json = json_reader(data)
-    # Every line at once where each is one JSON value (a log as written); else line by
-    # line, so that the bad line is the one named.
-    decoded = iter(load_json.lines(lines) or ())
+    # A draw or discard line as mjai writes it is looked up, not decoded (nearly
+    # every line); the others are decoded at once where each is one JSON value (a log
+    # as written), else line by line, so that the bad line is the one named.
+    plain = list(map(_PLAIN_LINES.get, lines))
+    decoded = iter(load_json.lines([ln for ln, p in zip(lines, plain, strict=True) if not p]) or ())
     number = 0
     for number, line in enumerate(lines, 1):
+        found = plain[number - 1]
+        if found is not None and reader.in_round and found[1] < reader.players:
+            # What handle() does with the line's event (a draw or discard in a hand).
+            is_draw, seat, tile, flag = found
+            reader.line = number
+            if is_draw:
+                reader.draw(seat, tile)
+            else:
+                reader.discard(seat, tile, flag)
+            reader.last_was_draw = is_draw
+            continue
         if not line.strip():
             continue
         try:
-            ev = next(decoded, _UNREAD)
+            ev = next(decoded, _UNREAD) if found is None else _UNREAD
             if ev is _UNREAD:
                 ev = load_json(line)
         except BadJson as exc:
