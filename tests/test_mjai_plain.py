@@ -86,8 +86,9 @@ def test_a_plain_line_where_the_hand_does_not_take_it_is_refused_as_decoded(
     start = (
         '{"type":"start_game","names":["a","b","c"]}\n'
         '{"type":"start_kyoku","bakaze":"E","kyoku":1,"honba":0,"kyotaku":0,"oya":0,'
-        '"dora_marker":"1p","tehais":[' + ",".join(['["1m","1m","1m","2m","2m","2m","3m",'
-        '"3m","3m","4m","4m","4m","5m"]'] * 3) + "]}\n"
+        '"dora_marker":"1p","tehais":['
+        + ",".join(['["1m","1m","1m","2m","2m","2m","3m","3m","3m","4m","4m","4m","5m"]'] * 3)
+        + "]}\n"
     )
     data = (line + "\n" + start if "dahai" in line else start + line + "\n").encode()
     plain = _read(data, True, monkeypatch)
