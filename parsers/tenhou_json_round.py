@@ -23,7 +23,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from mjaudit.errors import SourcePos
 from mjaudit.events import (
@@ -211,7 +211,9 @@ def _out_table(aka: AkaFlags) -> dict[int, OutEntry]:
 #   ("call", seat, take index, meld)      chi, pon, daiminkan
 #   ("self", seat, discard index, meld)   ankan, kakan, kita
 #   ("end",)
-Action = tuple[object, ...]
+# Typed Any: build_round reads the layout above as it is, without a check per action
+# (the search writes every action of this module; nothing else does).
+Action = tuple[Any, ...]
 _END: Action = ("end",)
 _DRAW, _ACT = 0, 1  # a seat takes; a seat sends out
 
@@ -279,6 +281,12 @@ class _Search:
         self.outs = outs
         self.nt = [len(t) for t in takes]
         self.no = [len(o) for o in outs]
+        # Whether each take is a call, one more False past the end: a discard asks
+        # only the seats whose next take is one whether they call it.
+        self.is_call = [[type(t) is Take for t in seat_takes] + [False] for seat_takes in takes]
+        self.others = tuple(
+            tuple((s + step) % players for step in range(1, players)) for s in range(players)
+        )
         self.best: tuple[int, str] = (-1, "")
         self.steps = 0
         self.start = _Sim(
@@ -324,6 +332,7 @@ class _Search:
     def advance(self, sim: _Sim, stack: list[_Sim]) -> bool:
         """Play ``sim`` on; True when the hand is over, False at a dead end."""
         takes, outs, nt, no, players = self.takes, self.outs, self.nt, self.no, self.players
+        is_call, others = self.is_call, self.others
         ti, di, hands, actions = sim.ti, sim.di, sim.hands, sim.actions
         add = actions.append
         seat, phase, drawn = sim.seat, sim.phase, sim.drawn
@@ -366,6 +375,8 @@ class _Search:
             riichi = False
             if type(out) is Tile:
                 tile, tsumogiri = out, False
+            elif out is _TSUMOGIRI and drawn is not None:
+                tile, tsumogiri = drawn, True
             else:
                 assert isinstance(out, Out)
                 if out.what != "discard":
@@ -393,9 +404,8 @@ class _Search:
             drawn = None
             # Who can call this tile: a seat whose next take is a call on it.
             options: list[tuple[int, Take]] = []
-            for step in range(1, players):
-                x = (seat + step) % players
-                if ti[x] < nt[x]:
+            for x in others[seat]:
+                if is_call[x][ti[x]]:
                     call = takes[x][ti[x]]
                     if type(call) is Take and (x + call.rel) % 4 == seat and call.tile == tile:
                         options.append((x, call))
@@ -560,23 +570,21 @@ def build_round(
             riichi_done.add(seat)
             riichi_pending = None
 
-    last: tuple[object, ...] = ()
+    last: Action = ()
     for at, act in enumerate(actions):
         kind = act[0]
         if kind == "end":
             break
         last = act
-        seat = act[1]
-        assert isinstance(seat, int)
+        seat: int = act[1]
         if riichi_pending is not None:
             accept()
         if kind == "draw":
-            tile = act[3]
-            assert isinstance(tile, Tile)
-            add(make_draw(source, seat, tile, None, at))
+            add(make_draw(source, seat, act[3], None, at))
         elif kind == "discard":
-            tile, tsumogiri, riichi = act[3], act[4], act[5]
-            assert isinstance(tile, Tile) and isinstance(tsumogiri, bool)
+            tile: Tile = act[3]
+            tsumogiri: bool = act[4]
+            riichi: bool = act[5]
             if riichi:
                 add(RiichiDeclared(source, seat, at))
             if pending_dora and pending_seat == seat:
