@@ -373,10 +373,18 @@ class _Writer:
             match = next((i for i in pool if self.tile_of(i) == tile), None)
             if match is None:
                 match = next(
-                    i
-                    for i in range(tile.kind * 4, tile.kind * 4 + 4)
-                    if self.tile_of(i) == tile and i not in out
+                    (
+                        i
+                        for i in range(tile.kind * 4, tile.kind * 4 + 4)
+                        if self.tile_of(i) == tile and i not in out
+                    ),
+                    None,
                 )
+                if match is None:  # a log's mistake (the audit names it): no id to write
+                    raise ValueError(
+                        f"seat {seat} shows {tile} at the draw more times than the game "
+                        "has such a tile"
+                    )
             else:
                 pool.remove(match)
             out.append(match)

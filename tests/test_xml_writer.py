@@ -151,3 +151,21 @@ def test_missing_tile_id_names_the_event() -> None:
 )
 def test_go_type(hint: RulesHint, expected: int) -> None:
     assert go_type(hint) == expected
+
+
+def test_a_shown_hand_with_a_tile_the_game_has_not_got_is_refused_by_the_writer() -> None:
+    """A draw that shows one red five twice (a log's mistake, which the audit reports):
+    its ids cannot be written, and the writer says so (a traceback before)."""
+    from parsers.convert import ConvertError, convert_log
+    from tests.conftest import corpus_file
+
+    data = corpus_file("2022060100gm-00a9-0000-afa8349e.xml").read_bytes()
+    shown = b'hai3="14,16,20,52,53,79,83,85,86,88,93,96,106"'
+    assert shown in data
+    log = parse_tenhou_xml(
+        data.replace(shown, shown.replace(b",83,", b",88,")), "bad.xml"
+    )  # 88 is the red 5s: shown twice
+    with pytest.raises(
+        ConvertError, match=r"seat 3 shows 0s at the draw more times than the game has"
+    ):
+        convert_log(log, "tenhou-xml")
