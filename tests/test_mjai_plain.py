@@ -7,7 +7,6 @@ errors, for the corpus and for mutated logs.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -15,11 +14,14 @@ from typing import Any
 import pytest
 
 import parsers.mjai as mjai
-from mjaudit.errors import LogFormatError
+from mjaudit.errors import LogFormatError, SourcePos
+from mjaudit.events import with_pos
+from parsers.mjai_names import tile_of
 from tests.conftest import CORPUS
 from tests.fuzzing import mutate
 
 MJAI = CORPUS / "mjai"
+_NOWHERE = SourcePos("", 0)
 
 
 def _read(data: bytes, plain: bool, monkeypatch: pytest.MonkeyPatch) -> Any:
@@ -32,7 +34,7 @@ def _read(data: bytes, plain: bool, monkeypatch: pytest.MonkeyPatch) -> Any:
         except LogFormatError as exc:
             return str(exc)
     # The source object is each reading's own: compared by the positions it gives.
-    events = [(dataclasses.replace(e, where=None), e.pos) for e in log.events]
+    events = [(with_pos(e, _NOWHERE), e.pos) for e in log.events]
     return events, [(str(pos), message) for pos, message in log.errors]
 
 
@@ -47,7 +49,7 @@ def test_every_plain_line_decodes_to_what_it_is_read_as() -> None:
         ev = json.loads(line)
         assert set(ev) <= {"type", "actor", "pai", "tsumogiri"}
         assert ev["type"] == ("tsumo" if is_draw else "dahai")
-        assert ev["actor"] == seat and mjai.tile_of(ev["pai"]) is tile
+        assert ev["actor"] == seat and tile_of(ev["pai"]) is tile
         assert ev.get("tsumogiri") is flag
 
 
