@@ -853,8 +853,9 @@ _HANDLERS: dict[str, Callable[[_Reader, Attrs], None]] = {
 # "&" (no entity or character reference), no control character but the line feed
 # (none in a value: XML refuses most, and makes a tab or a line break in a value a
 # space), no comment, processing instruction, DOCTYPE or CDATA section (their "<"
-# is followed by "!" or "?", not a name). Every "<" of such a document opens an
-# element, so its parts between them are its elements in order.
+# is followed by "!" or "?", not a name), no namespace (no "xmlns" anywhere). Every
+# "<" of such a document opens an element, so its parts between them are its
+# elements in order.
 _PLAIN_ATTRS = rb'((?:[ \n]+[A-Za-z_][A-Za-z0-9_]*="[^"]*")*)[ \n]*'
 _plain_root = re.compile(rb"mjloggm" + _PLAIN_ATTRS + rb">[ \n]*").fullmatch
 _plain_element = re.compile(rb"([A-Za-z_][A-Za-z0-9_]*)" + _PLAIN_ATTRS + rb"/>[ \n]*").fullmatch
@@ -876,8 +877,8 @@ def _read_plain(data: bytes, path: str) -> GameLog | None:
     The same events as lxml's reading, without an element object, a tag string and
     a lookup per element: a draw or discard is one lookup of its bytes.
     """
-    if len(data.translate(None, _NOT_PLAIN)) != len(data):
-        return None
+    if len(data.translate(None, _NOT_PLAIN)) != len(data) or b"xmlns" in data:
+        return None  # a namespace (declared by an xmlns attribute) changes names
     pieces = data.split(b"<")
     if (
         len(pieces) < 3

@@ -124,6 +124,9 @@ _GAME = (
         (b"<T52/>", b"<Q52/>", True),  # an unknown tag: an error, lxml's words
         (b"<T52/>", b"<INIT><T52/></INIT>", False),  # nested
         (b"<T52/>", b"<a:T52/>", False),  # a namespace prefix
+        (b'<mjloggm ver="2.3">', b'<mjloggm ver="2.3" xmlns="urn:x">', False),  # a namespace
+        (b"<T52/>", b'<T52 xmlns="urn:x"/>', False),  # a draw in a namespace: no draw
+        (b'<GO type="169"', b'<GO xmlns="" type="169"', False),  # a declaration, no attribute
         (b"</mjloggm>", b"", False),  # cut short
         (b"</mjloggm>", b"</mjloggm>\n", True),
         (b"</mjloggm>", b"</mjloggm><T1/>", False),  # content after the root
