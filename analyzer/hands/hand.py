@@ -684,22 +684,24 @@ def _standard_waits(parts: Sequence[int], signatures: Sequence[int]) -> set[int]
     ``signatures`` are the four parts' own signatures, which say all this needs.
     """
     found: set[int] = set()
-    broken = [(sig >> _BROKEN) & 1 for sig in signatures]
-    sizes = [(sig >> _TILES) & 255 for sig in signatures]
-    paired = [not b and n % 3 == 2 for b, n in zip(broken, sizes, strict=True)]
-    if not any(broken):
+    broken = -1  # the part that is not complete (callers see to it that one at most is)
+    pairs = 0  # the complete parts that hold a pair
+    for suit, sig in enumerate(signatures):
+        if (sig >> _BROKEN) & 1:
+            broken = suit
+        elif ((sig >> _TILES) & 255) % 3 == 2:
+            pairs += 1
+    if broken < 0:
         # 3k+1 = 3a + 3b + 2 + 2: two parts hold a pair each, and either may become a set.
-        for suit in range(4):
-            if paired[suit]:
+        for suit, sig in enumerate(signatures):
+            if ((sig >> _TILES) & 255) % 3 == 2:
                 found.update(_grows(suit, parts[suit]))
         return found
     # The part that is not complete takes the winning tile, and the hand must end with
     # exactly one pair: its own or another part's.
-    suit = broken.index(1)
-    rest = sizes[suit] % 3
-    pairs = sum(paired)
+    rest = ((signatures[broken] >> _TILES) & 255) % 3
     if (rest == 1 and pairs == 0) or (rest == 2 and pairs == 1):
-        found.update(_grows(suit, parts[suit]))
+        found.update(_grows(broken, parts[broken]))
     return found
 
 
