@@ -647,7 +647,13 @@ class KeyedHand:
         for k in kinds:
             parts[PART_OF[k]] += PART_WEIGHT[k]
         self.parts = parts
-        self.signatures = [part_signature(i, key) for i, key in enumerate(parts)]
+        # The tables first (nearly every part is in them), each part's call only where not.
+        get = _SUIT_SIGNATURES.get
+        m, p, s, h = get(parts[0]), get(parts[1]), get(parts[2]), _HONOR_SIGNATURES.get(parts[3])
+        if m is None or p is None or s is None or h is None:
+            self.signatures = [part_signature(i, key) for i, key in enumerate(parts)]
+        else:
+            self.signatures = [m, p, s, h]
 
     def waits(self) -> frozenset[int]:
         """:func:`waits` of the part (3k+1 tiles); :data:`NO_WAITS` itself for none."""
