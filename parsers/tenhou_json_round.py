@@ -337,109 +337,102 @@ class _Search:
         ti, di, hands, actions = sim.ti, sim.di, sim.hands, sim.actions
         add = actions.append
         seat, phase, drawn = sim.seat, sim.phase, sim.drawn
-        steps = self.steps
-        try:
-            while True:
-                steps += 1
-                if steps > _MAX_STEPS:
-                    raise JsonFail(
-                        f"{self.label}: the take and discard lists cannot be put in order within "
-                        f"{_MAX_STEPS:,} steps (a hand far longer than a wall, or too many ways "
-                        "to order its calls)"
-                    )
-                if phase == _DRAW:
-                    i = ti[seat]
-                    if i == nt[seat]:
-                        if self.done(ti, di):
-                            add(_END)
-                            return True
-                        return self.fail(sim, f"seat {seat} has no more takes but the others go on")
-                    take = takes[seat][i]
-                    if isinstance(take, Take):
-                        return self.fail(
-                            sim,
-                            f"seat {seat}'s take {short(take.raw)} is a call where a draw is due",
-                        )
-                    ti[seat] = i + 1
-                    hands[seat][take.kind * 2 + take.red] += 1
-                    drawn = take
-                    phase = _ACT
-                    add(("draw", seat, i, take))
-                    continue
-                j = di[seat]
-                if j == no[seat]:
-                    if drawn is not None and self.done(ti, di):
-                        add(_END)  # tsumo, or nine terminals
+        while True:
+            self.steps += 1
+            if self.steps > _MAX_STEPS:
+                raise JsonFail(
+                    f"{self.label}: the take and discard lists cannot be put in order within "
+                    f"{_MAX_STEPS:,} steps (a hand far longer than a wall, or too many ways "
+                    "to order its calls)"
+                )
+            if phase == _DRAW:
+                i = ti[seat]
+                if i == nt[seat]:
+                    if self.done(ti, di):
+                        add(_END)
                         return True
+                    return self.fail(sim, f"seat {seat} has no more takes but the others go on")
+                take = takes[seat][i]
+                if isinstance(take, Take):
                     return self.fail(
-                        sim, f"seat {seat} has nothing more to discard but the hand goes on"
+                        sim, f"seat {seat}'s take {short(take.raw)} is a call where a draw is due"
                     )
-                out = outs[seat][j]
-                di[seat] = j + 1
-                riichi = False
-                if type(out) is Tile:
-                    tile, tsumogiri = out, False
-                elif out is _TSUMOGIRI and drawn is not None:
-                    tile, tsumogiri = drawn, True
-                else:
-                    assert isinstance(out, Out)
-                    if out.what != "discard":
-                        sim.seat, sim.drawn = seat, drawn
-                        over = self.declare(sim, seat, j, out)
-                        if over is not None:
-                            return over
-                        seat, phase, drawn = sim.seat, sim.phase, sim.drawn
-                        continue
-                    riichi = out.riichi
-                    if out.tile is not None:
-                        tile, tsumogiri = out.tile, False
-                    elif drawn is None:
-                        return self.fail(
-                            sim, f"seat {seat} discards 60 (the drawn tile) after a call"
-                        )
-                    else:
-                        tile, tsumogiri = drawn, True
-                hand = hands[seat]
-                k = tile.kind * 2 + tile.red
-                if hand[k] < 1:
-                    return self.fail(
-                        sim, f"seat {seat} discards {to_mpsz((tile,))} but holds {_held(hand)}"
-                    )
-                hand[k] -= 1
-                add(("discard", seat, j, tile, tsumogiri, riichi))
-                drawn = None
-                # Who can call this tile: a seat whose next take is a call on it.
-                options: list[tuple[int, Take]] | None = None
-                for x in others[seat]:
-                    if is_call[x][ti[x]]:
-                        call = takes[x][ti[x]]
-                        if type(call) is Take and (x + call.rel) % 4 == seat and call.tile == tile:
-                            if options is None:
-                                options = []
-                            options.append((x, call))
-                if options is None:
-                    seat = next_seat[seat]
-                    phase = _DRAW
+                ti[seat] = i + 1
+                hands[seat][take.kind * 2 + take.red] += 1
+                drawn = take
+                phase = _ACT
+                add(("draw", seat, i, take))
+                continue
+            j = di[seat]
+            if j == no[seat]:
+                if drawn is not None and self.done(ti, di):
+                    add(_END)  # tsumo, or nine terminals
+                    return True
+                return self.fail(
+                    sim, f"seat {seat} has nothing more to discard but the hand goes on"
+                )
+            out = outs[seat][j]
+            di[seat] = j + 1
+            riichi = False
+            if type(out) is Tile:
+                tile, tsumogiri = out, False
+            elif out is _TSUMOGIRI and drawn is not None:
+                tile, tsumogiri = drawn, True
+            else:
+                assert isinstance(out, Out)
+                if out.what != "discard":
+                    sim.seat, sim.drawn = seat, drawn
+                    over = self.declare(sim, seat, j, out)
+                    if over is not None:
+                        return over
+                    seat, phase, drawn = sim.seat, sim.phase, sim.drawn
                     continue
-                options.sort(key=lambda o: o[1].kind is MeldKind.CHI)
-                # Try the calls in priority order; "no call" is the last resort (pushed first).
-                plain = sim.copy()
-                plain.seat = next_seat[seat]
-                plain.phase = _DRAW
-                plain.drawn = None
-                stack.append(plain)
-                for x, call in reversed(options[1:]):
-                    alt = sim.copy()
-                    problem = self.call(alt, x, call)
-                    if problem is not None:
-                        return self.fail(alt, problem)
-                    stack.append(alt)
-                problem = self.call(sim, *options[0])
+                riichi = out.riichi
+                if out.tile is not None:
+                    tile, tsumogiri = out.tile, False
+                elif drawn is None:
+                    return self.fail(sim, f"seat {seat} discards 60 (the drawn tile) after a call")
+                else:
+                    tile, tsumogiri = drawn, True
+            hand = hands[seat]
+            k = tile.kind * 2 + tile.red
+            if hand[k] < 1:
+                return self.fail(
+                    sim, f"seat {seat} discards {to_mpsz((tile,))} but holds {_held(hand)}"
+                )
+            hand[k] -= 1
+            add(("discard", seat, j, tile, tsumogiri, riichi))
+            drawn = None
+            # Who can call this tile: a seat whose next take is a call on it.
+            options: list[tuple[int, Take]] | None = None
+            for x in others[seat]:
+                if is_call[x][ti[x]]:
+                    call = takes[x][ti[x]]
+                    if type(call) is Take and (x + call.rel) % 4 == seat and call.tile == tile:
+                        if options is None:
+                            options = []
+                        options.append((x, call))
+            if options is None:
+                seat = next_seat[seat]
+                phase = _DRAW
+                continue
+            options.sort(key=lambda o: o[1].kind is MeldKind.CHI)
+            # Try the calls in priority order; "no call" is the last resort (pushed first).
+            plain = sim.copy()
+            plain.seat = next_seat[seat]
+            plain.phase = _DRAW
+            plain.drawn = None
+            stack.append(plain)
+            for x, call in reversed(options[1:]):
+                alt = sim.copy()
+                problem = self.call(alt, x, call)
                 if problem is not None:
-                    return self.fail(sim, problem)
-                seat, phase, drawn = sim.seat, sim.phase, sim.drawn
-        finally:
-            self.steps = steps
+                    return self.fail(alt, problem)
+                stack.append(alt)
+            problem = self.call(sim, *options[0])
+            if problem is not None:
+                return self.fail(sim, problem)
+            seat, phase, drawn = sim.seat, sim.phase, sim.drawn
 
     def call(self, sim: _Sim, x: int, take: Take) -> str | None:
         """Seat ``x`` calls ``take``; what is wrong when it cannot."""
