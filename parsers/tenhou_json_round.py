@@ -376,8 +376,6 @@ class _Search:
             riichi = False
             if type(out) is Tile:
                 tile, tsumogiri = out, False
-            elif out is _TSUMOGIRI and drawn is not None:
-                tile, tsumogiri = drawn, True
             else:
                 assert isinstance(out, Out)
                 if out.what != "discard":
