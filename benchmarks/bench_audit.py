@@ -25,14 +25,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from peer_common import CORPUS, compile_project, logs_under, spread
+from peer_common import CORPUS, compile_project, logs_under, peer_command, spread
 
 
 def _time(cmd: list[str]) -> tuple[float, float, int]:
@@ -68,8 +67,8 @@ def main() -> int:
         return 2
     jobs = [] if args.defaults else ["-j", str(args.jobs)]
     mine = [sys.executable, "-m", "mjaudit", "audit", "--format", "json", *jobs, args.path]
-    peer_bin = shutil.which("jansou-validate")
-    peer = [peer_bin, "-q", *jobs, str(Path(args.path) / "**" / "*.xml")] if peer_bin else None
+    peer_run = peer_command("jansou-validate")
+    peer = [*peer_run, "-q", *jobs, str(Path(args.path) / "**" / "*.xml")] if peer_run else None
     build = subprocess.run(
         [sys.executable, "-m", "mjaudit", "--version"], capture_output=True, text=True, check=True
     ).stdout.splitlines()[-1]

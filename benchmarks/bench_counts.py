@@ -28,7 +28,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from peer_common import CORPUS, compile_project, logs_under
+from peer_common import CORPUS, compile_project, logs_under, peer_command
 
 _COUNTS = {
     "instructions": re.compile(r"I\s+refs:\s+([\d,]+)"),
@@ -77,9 +77,9 @@ def main() -> int:
     python = os.path.realpath(sys.executable)
     audit = [python, "-m", "mjaudit", "audit", "-j", "1", "--format", "json", args.path]
     runs = {"mjaudit audit": audit}
-    peer = Path(sys.executable).with_name("jansou-validate")
-    if peer.is_file():
-        runs["jansou-validate"] = [python, str(peer), "-q", str(Path(args.path) / "**" / "*.xml")]
+    peer = peer_command("jansou-validate")
+    if peer is not None:
+        runs["jansou-validate"] = [python, peer[1], "-q", str(Path(args.path) / "**" / "*.xml")]
     counted = {name: _counts(cmd, args.ll) for name, cmd in runs.items()}
     print(f"{len(files)} files, one process each, last level {args.ll // 1024} KiB")
     print(f"{'':16} {'instructions':>16} {'D1 misses':>14} {'LL misses':>12}")

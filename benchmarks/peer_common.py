@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import compileall
 import statistics
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,3 +30,15 @@ def spread(ratios: list[float], unit: str = "") -> str:
     """``median M (quartiles Q1-Q3)`` of the ratios of the rounds of a run."""
     q1, median, q3 = statistics.quantiles(ratios, n=4)
     return f"median {median:.2f}{unit} (quartiles {q1:.2f}-{q3:.2f})"
+
+
+def peer_command(script: str) -> list[str] | None:
+    """How to run a peer's console script as mjaudit is run: this interpreter and the
+    script installed beside it, or None when the peer is not installed here.
+
+    Not the first ``script`` on PATH: that may be a launcher (pyenv's shims are bash
+    scripts that start pyenv before Python), whose own CPU time, 0.04-0.05 s a run
+    measured here, would be counted as the peer's.
+    """
+    peer = Path(sys.executable).with_name(script)
+    return [sys.executable, str(peer)] if peer.is_file() else None
