@@ -9,6 +9,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus" / "tenhou-xml"
+JSON_CORPUS = ROOT.parent / "shared" / "corpus" / "tenhou-json"
+# The files of a Tenhou log in either format (mjlog XML, tenhou.net/6 JSON, and JSON
+# lines of one hand each).
+TENHOU_SUFFIXES = (".xml", ".json", ".jsonl")
 
 
 def compile_project() -> None:
@@ -21,9 +25,10 @@ def compile_project() -> None:
         compileall.compile_dir(ROOT / package, quiet=1)
 
 
-def logs_under(path: str) -> list[str]:
-    """The mjlog files under ``path``, as both tools are given them."""
-    return sorted(str(p) for p in Path(path).rglob("*.xml"))
+def logs_under(path: str, suffixes: tuple[str, ...] = (".xml",)) -> list[str]:
+    """The logs under ``path`` (the mjlog files unless ``suffixes`` says otherwise), as
+    both tools are given them."""
+    return sorted(str(p) for p in Path(path).rglob("*") if p.suffix in suffixes and p.is_file())
 
 
 def spread(ratios: list[float], unit: str = "") -> str:

@@ -13,10 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain, count, islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote
-
-from lxml import etree
 
 from mjaudit.errors import LogFormatError, SourcePos
 from mjaudit.events import (
@@ -48,6 +46,9 @@ from mjaudit.events import (
 from mjaudit.melds import Meld, MeldKind
 from mjaudit.tiles import Tile
 from mjaudit.yaku import Yaku
+
+if TYPE_CHECKING:  # lxml is imported where a document needs it (_read_lxml)
+    from lxml import etree
 
 __all__ = ["decode_meld", "parse_tenhou_xml", "tile_from_id"]
 
@@ -735,6 +736,11 @@ def parse_tenhou_xml(data: bytes, path: str) -> GameLog:
 
 def _read_lxml(data: bytes, path: str) -> GameLog:
     """The GameLog of any mjlog document, read by lxml; a LogFormatError for a bad one."""
+    # Imported here, not with the module: a plain mjlog (every log Tenhou writes) and
+    # the other formats never need it, and importing it is a few milliseconds of every
+    # command's start.
+    from lxml import etree
+
     parser = etree.XMLParser(**_PARSER_OPTIONS)  # type: ignore[arg-type]
     try:
         root = etree.fromstring(data, parser)
