@@ -30,11 +30,9 @@ reports the compiled/pure CPU ratio round by round.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from peer_common import (
@@ -45,17 +43,8 @@ from peer_common import (
     logs_under,
     peer_command,
     spread,
+    timed,
 )
-
-
-def _time(cmd: list[str]) -> tuple[float, float, int]:
-    """Wall seconds, CPU seconds (user + system, children included) and exit code."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return wall, usage.ru_utime + usage.ru_stime, proc.returncode
 
 
 def _peer_reads(peer: list[str], files: list[str]) -> list[str]:
@@ -98,7 +87,7 @@ def _compare(
             cmd = commands[tool]
             if cmd is None:
                 continue
-            wall, cpu, code = _time(cmd)
+            wall, cpu, code = timed(cmd)
             cpus[tool] = cpu
             if tool == "pure":
                 pure_cpus.append(cpu)

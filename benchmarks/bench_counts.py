@@ -79,7 +79,7 @@ def main() -> int:
     runs = {"mjaudit audit": audit}
     peer = peer_command("jansou-validate")
     if peer is not None:
-        runs["jansou-validate"] = [python, peer[1], "-q", str(Path(args.path) / "**" / "*.xml")]
+        runs["jansou-validate"] = [python, *peer[1:], "-q", str(Path(args.path) / "**" / "*.xml")]
     counted = {name: _counts(cmd, args.ll) for name, cmd in runs.items()}
     print(f"{len(files)} files, one process each, last level {args.ll // 1024} KiB")
     print(f"{'':16} {'instructions':>16} {'D1 misses':>14} {'LL misses':>12}")

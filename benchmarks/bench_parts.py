@@ -24,30 +24,22 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-from peer_common import CORPUS, compile_project, logs_under, peer_command
+from peer_common import CORPUS, compile_project, logs_under, peer_command, timed
 
 from analyzer.checks.audit import audit_log, resolve_rules
 from analyzer.checks.audit_wall import check_wall
 from analyzer.engine.replay import replay
+from analyzer.engine.state import GameReplay
 from analyzer.review.furiten import FuritenTracker
 from mjaudit.events import GameLog
 from parsers.sources import load_bytes
-
-
-def _command_cpu(cmd: list[str]) -> float:
-    """CPU seconds (user + system) of a command and its children."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, _, usage = os.wait4(proc.pid, 0)
-    return usage.ru_utime + usage.ru_stime
 
 
 def _parse(log: GameLog) -> None:
@@ -58,16 +50,13 @@ def _replay(log: GameLog) -> None:
     replay(log, resolve_rules(log, "auto"))
 
 
-def _track(log: GameLog) -> None:
+def _track(log: GameLog) -> GameReplay:
     rules = resolve_rules(log, "auto")
-    tracker = FuritenTracker(rules, log.path, True)
-    replay(log, rules, [tracker])
+    return replay(log, rules, [FuritenTracker(rules, log.path, True)])
 
 
 def _walls(log: GameLog) -> None:
-    rules = resolve_rules(log, "auto")
-    tracker = FuritenTracker(rules, log.path, True)
-    check_wall(log, replay(log, rules, [tracker]))
+    check_wall(log, _track(log))
 
 
 def _audit(log: GameLog) -> None:
@@ -75,7 +64,7 @@ def _audit(log: GameLog) -> None:
 
 
 # Each step does what the one before it does, and one part more.
-STEPS: list[tuple[str, Callable[[GameLog], None]]] = [
+STEPS: list[tuple[str, Callable[[GameLog], object]]] = [
     ("parse", _parse),
     ("replay", _replay),
     ("furiten tracker", _track),
@@ -84,7 +73,7 @@ STEPS: list[tuple[str, Callable[[GameLog], None]]] = [
 ]
 
 
-def _in_process(files: list[str], then: Callable[[GameLog], None]) -> float:
+def _in_process(files: list[str], then: Callable[[GameLog], object]) -> float:
     """CPU seconds to read and parse every file and do ``then`` with each log."""
     start = time.process_time()
     gc.disable()
@@ -116,7 +105,7 @@ def main() -> int:
         steps: dict[str, list[float]] = {}
         timers: list[tuple[str, Callable[[], float]]] = [
             *((name, lambda then=then: _in_process(files, then)) for name, then in STEPS),
-            *((name, lambda cmd=cmd: _command_cpu(cmd)) for name, cmd in commands.items()),
+            *((name, lambda cmd=cmd: timed(cmd)[1]) for name, cmd in commands.items()),
         ]
         for run in range(args.runs):
             shift = run % len(timers)

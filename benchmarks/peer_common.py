@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import compileall
+import os
 import statistics
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,3 +50,13 @@ def peer_command(script: str) -> list[str] | None:
     """
     peer = Path(sys.executable).with_name(script)
     return [sys.executable, str(peer)] if peer.is_file() else None
+
+
+def timed(cmd: list[str]) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (user + system, children included) and exit code of
+    a command, its output discarded."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    return wall, usage.ru_utime + usage.ru_stime, os.waitstatus_to_exitcode(status)
