@@ -34,17 +34,23 @@ from tests.scoring_helpers import counts
 # orphans) that share the most tiles with the hand give it. Its tiles are covered by the
 # target's groups part by part: the lowest tile left is dropped or goes into a group
 # (a triplet, a pair, a sequence that holds it) with any of that group's other tiles
-# the part still has, and every way is tried. A target group may repeat a kind the
-# hand holds four of, as the hand analysis counts it (docs/efficiency.md).
+# the part still has, and every way is tried. A target group never needs a tile of a
+# kind the hand holds four of: there is no fifth (docs/efficiency.md).
 
 YAOCHU = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 MOST_SETS = 4
 
 
-@cache
 def _cover(vec: tuple[int, ...], honours: bool) -> tuple[int, ...]:
     """The most tiles of one part (a suit's or the honours' counts) that ``s`` set
     groups and ``h`` pair groups can cover, at index ``2 * s + h``."""
+    return _cover_rest(vec, honours, tuple(k for k, c in enumerate(vec) if c == 4))
+
+
+@cache
+def _cover_rest(vec: tuple[int, ...], honours: bool, full: tuple[int, ...]) -> tuple[int, ...]:
+    """:func:`_cover` of what is left of a part; ``full``: the kinds the whole part
+    holds four of, of which a group may add no tile."""
     i = next((i for i, c in enumerate(vec) if c), None)
     if i is None:
         return (0,) * (2 * MOST_SETS + 2)
@@ -58,9 +64,9 @@ def _cover(vec: tuple[int, ...], honours: bool) -> tuple[int, ...]:
         return tuple(v)
 
     ways.append((less(i), 0, 0, 0))  # the tile is swapped away
-    for t in range(1, min(3, c) + 1):
+    for t in range(3 if i in full else 1, min(3, c) + 1):
         ways.append((less(*[i] * t), 1, 0, t))  # in a triplet of its kind
-    for t in range(1, min(2, c) + 1):
+    for t in range(2 if i in full else 1, min(2, c) + 1):
         ways.append((less(*[i] * t), 0, 1, t))  # in the pair
     if not honours:
         for start in (i - 2, i - 1, i):
@@ -69,10 +75,12 @@ def _cover(vec: tuple[int, ...], honours: bool) -> tuple[int, ...]:
             higher = [k for k in range(start, start + 3) if k > i and vec[k]]
             for mask in range(1 << len(higher)):
                 taken = [k for b, k in enumerate(higher) if mask >> b & 1]
-                ways.append((less(i, *taken), 1, 0, 1 + len(taken)))
+                added = [k for k in range(start, start + 3) if k != i and k not in taken]
+                if not any(k in full for k in added):
+                    ways.append((less(i, *taken), 1, 0, 1 + len(taken)))
     best = [0] * (2 * MOST_SETS + 2)
     for rest, sets, pairs, covered in ways:
-        sub = _cover(rest, honours)
+        sub = _cover_rest(rest, honours, full)
         for s in range(sets, MOST_SETS + 1):
             for h in range(pairs, 2):
                 value = covered + sub[2 * (s - sets) + (h - pairs)]
@@ -374,9 +382,14 @@ def test_ukeire_counts_what_the_seat_can_see() -> None:
     assert str(found.ukeire) == "1m 4m: 2"
 
 
-def test_a_kind_held_four_times_is_no_ukeire() -> None:
-    found = hand_efficiency(counts("1111m234p567s789s"), counts("1111m234p567s789s"))
-    assert found.shanten == 0 and found.ukeire.kinds == ()
+def test_a_hand_waiting_only_on_a_fifth_tile_is_one_from_tenpai() -> None:
+    # Its one wait, 1m, is all in the hand: not tenpai. Any other tile drawn, a 1m let
+    # go, waits on that tile; a kind held four times is never ukeire.
+    c = counts("1111m234p567s789s")
+    found = hand_efficiency(c, c)
+    assert found.shanten == 1
+    assert found.ukeire.kinds == tuple(range(1, 34))
+    assert found.ukeire.unseen == tuple(4 - c[k] for k in range(1, 34))
 
 
 # -- the tracker over corpus games ---------------------------------------------------------

@@ -10,6 +10,7 @@ from analyzer.hands.hand import (
     NO_WAITS,
     SEQ,
     decompose,
+    draw_shanten,
     hand_key,
     is_chiitoitsu,
     is_complete,
@@ -248,3 +249,124 @@ def test_a_hand_no_game_can_deal_waits_on_nothing() -> None:
     c[3] = 9
     c[27] = 4
     assert waits(c) is NO_WAITS
+
+
+# -- a kind held four times ----------------------------------------------------------
+# A pair or a lone tile of a kind whose four copies are all in the hand waits for a
+# fifth copy, which does not exist: such a hand is no nearer to tenpai for it.
+
+
+@pytest.mark.parametrize(
+    ("hand", "expected"),
+    [
+        pytest.param("1111m234p567s789s", 1, id="tanki-on-the-fifth-1m"),
+        pytest.param("1111z234p567s789s", 1, id="tanki-on-the-fifth-east"),
+        pytest.param("1111m2222p", 1, id="two-kinds-held-four-times"),
+        pytest.param("1111m234p", 1, id="after-two-calls"),
+        pytest.param("1111m", 1, id="after-three-calls"),
+        pytest.param("11112m", 0, id="the-fourth-1m-in-a-set-with-2m"),
+        pytest.param("1111m234p567s7899s", 0, id="fourteen-tiles-discard-a-1m"),
+        pytest.param("1111m234p567s789s5z", 0, id="fourteen-tiles-any-tanki"),
+        pytest.param("1111234m567s789s1z", 0, id="other-readings-still-count"),
+    ],
+)
+def test_shanten_of_a_kind_held_four_times(hand: str, expected: int) -> None:
+    assert shanten_of(hand) == expected
+
+
+def _with_four(rng: random.Random, size: int) -> list[int]:
+    """A random hand of ``size`` tiles holding all four copies of one kind or more."""
+    c = [0] * 34
+    c[rng.randrange(34)] = 4
+    wall = [k for k in range(34) for _ in range(4 - c[k])]
+    for k in rng.sample(wall, size - 4):
+        c[k] += 1
+    return c
+
+
+def _ready(rng: random.Random, size: int) -> list[int]:
+    """A hand of ``size`` tiles one tile short of complete, often holding four of a kind."""
+    while True:
+        c = [0] * 34
+        for _ in range((size - 1) // 3):
+            k = rng.randrange(27) if rng.random() < 0.8 else 27 + rng.randrange(7)
+            for j in (k, k, k) if k >= 27 or k % 9 > 6 or rng.random() < 0.5 else (k, k + 1, k + 2):
+                c[j] += 1
+        c[rng.randrange(34)] += 1
+        if max(c) <= 4:
+            return c
+
+
+def test_shanten_zero_iff_a_wait_exists_with_four_held() -> None:
+    # Tenpai means a winning tile that exists: shanten 0 exactly when waits() (which
+    # leaves out a kind whose four copies are all in the hand) names one.
+    rng = random.Random(44)
+    checked = held_four = 0
+    while checked < 600:
+        c = _ready(rng, rng.choice([13, 10, 7, 4])) if checked % 2 else _with_four(rng, 13)
+        checked += 1
+        held_four += 4 in c
+        assert (shanten(c) == 0) == bool(waits(c)), c
+    assert held_four > 150
+
+
+def test_shanten_with_four_held_is_a_draw_and_a_discard_from_the_next() -> None:
+    # Some draw of a kind not all in the hand, and some discard, bring a hand one step
+    # nearer tenpai (to a hand with a wait, from shanten 1), and none brings it two.
+    rng = random.Random(45)
+    checked = 0
+    while checked < 40:
+        c = _with_four(rng, 13)
+        s = shanten(c)
+        if s > 2:
+            continue
+        checked += 1
+        best = 9
+        for draw in range(34):
+            if c[draw] == 4:
+                continue
+            c[draw] += 1
+            for out in range(34):
+                if c[out]:
+                    c[out] -= 1
+                    best = min(best, shanten(c))
+                    c[out] += 1
+            c[draw] -= 1
+        assert best == max(s - 1, 0), c
+
+
+def test_draw_shanten_with_four_held_matches_shanten() -> None:
+    rng = random.Random(46)
+    for n in range(200):
+        c = _with_four(rng, 13) if n % 2 else _ready(rng, 13)
+        base, after = draw_shanten(c)
+        assert base == shanten(c)
+        for k in range(34):
+            if c[k] == 4:
+                assert after[k] == base
+                continue
+            c[k] += 1
+            assert after[k] == shanten(c), (c, k)
+            c[k] -= 1
+
+
+def test_distances_from_frontiers_agree_with_counting_kind_by_kind() -> None:
+    # A part holding four of no kind reads its distances off its frontier; counting
+    # kind by kind, every kind at most four times, must give the same for it. (A part
+    # that holds four of a kind is only counted.)
+    from analyzer.hands.hand import _counted_distances, _frontier_distances
+
+    rng = random.Random(47)
+    for n in range(3000):
+        honors = n % 4 == 3
+        vec = [0] * (7 if honors else 9)
+        for _ in range(rng.randrange(15)):
+            k = rng.randrange(len(vec))
+            if vec[k] < 3:
+                vec[k] += 1
+        part = tuple(vec)
+        assert _frontier_distances(part, honors) == _counted_distances(part, honors), part
+    # Four of a kind: a pair of it is no partial set, a lone one no half of a pair.
+    four = _counted_distances((4, 0, 0, 0, 0, 0, 0, 0, 0), False)
+    assert (four[2 * 1 + 0], four[2 * 1 + 1], four[2 * 0 + 1]) == (0, 2, 0)
+    assert _frontier_distances((4, 0, 0, 0, 0, 0, 0, 0, 0), False)[2 * 1 + 1] == 1

@@ -820,16 +820,174 @@ def _standard_shanten(counts: Sequence[int], total: int) -> int:
     return best
 
 
+# -- shanten with a kind held four times --------------------------------------------
+# A hand that holds all four copies of a kind cannot draw a fifth, so a pair of that
+# kind is no partial set and a lone one no half of the head. The frontiers cannot say
+# so (a part's frontier is shared by every hand that leaves the same tiles), so such a
+# hand's standard shape is counted as a distance: the fewest tiles to add for each part
+# to hold its share of the sets and the head, each kind at most four times in the end.
+# A part that holds four of no kind gets its distances from its frontier (no target
+# needs a fifth copy there: tests/test_hand_analysis.py checks the two ways agree); a
+# part that does is counted kind by kind, a few hundred steps, once per distinct part.
+
+_FAR: Final = 99  # more tiles than any hand needs: no such shape
+_DISTANCES: dict[tuple[Vec, bool], tuple[int, ...]] = {}
+
+
+def _part_distances(vec: Vec, honors: bool) -> tuple[int, ...]:
+    """For ``m`` sets (0..4) and ``h`` pairs (0..1), at index ``2 * m + h``: the fewest
+    tiles to add to the part (a suit's counts, or the honours' with ``honors``) for it
+    to hold ``m`` sets and ``h`` pairs, no kind more than four times; the tiles it holds
+    beyond them are left out. Kept per part, bounded like the frontiers."""
+    key = (vec, honors)
+    found = _DISTANCES.get(key)
+    if found is None:
+        found = _counted_distances(vec, honors) if 4 in vec else _frontier_distances(vec, honors)
+        if len(_DISTANCES) > _CACHE_LIMIT:
+            _DISTANCES.clear()
+        _DISTANCES[key] = found
+    return found
+
+
+def _frontier_distances(vec: Vec, honors: bool) -> tuple[int, ...]:
+    """:func:`_part_distances` read off the part's frontier.
+
+    Each frontier point (sets, partial sets, head) covers the most tiles ``m`` sets and
+    ``h`` pairs can: its sets first, then its partial sets (two tiles each), then one
+    tile each of what is left, and the pair its head, or else one tile left over.
+    """
+    size = sum(vec)
+    points = _honor_frontier(vec) if honors else _suit_frontier(vec)
+    out = []
+    for m in range(5):
+        for h in range(2):
+            best = 0
+            for sets, partial, head in points:
+                if head > h:
+                    continue
+                whole = min(sets, m)
+                halves = min(partial, m - whole)
+                rest = size - 3 * whole - 2 * halves - 2 * head
+                ones = min(rest, m - whole - halves)
+                covered = 3 * whole + 2 * halves + ones + 2 * head
+                if h and not head and rest > ones:
+                    covered += 1
+                if covered > best:
+                    best = covered
+            out.append(3 * m + 2 * h - best)
+    return tuple(out)
+
+
+# The ways one kind can serve a target, by (sequences going on through it, sets taken
+# so far, pairs taken so far, whether a sequence may begin at it): (tiles of the kind
+# needed beyond the sequences going on, sets added, pairs added, sequences begun).
+_Use = tuple[int, int, int, int]
+_USES: Final[dict[tuple[int, int, int, bool], tuple[_Use, ...]]] = {
+    (going, m, h, begins): tuple(
+        (runs + 3 * triplet + 2 * pair, runs + triplet, pair, runs)
+        for runs in range(5 if begins else 1)
+        for triplet in (0, 1)
+        for pair in (0, 1)
+        if m + runs + triplet <= 4 and h + pair <= 1 and going + runs + 3 * triplet + 2 * pair <= 4
+    )
+    for going in range(5)
+    for m in range(5)
+    for h in range(2)
+    for begins in (False, True)
+}
+_States = dict[tuple[int, int, int, int], int]
+# The states of the count below after the first kinds of a part, by those kinds' counts:
+# parts met together (a hand and its draws) share their lower kinds. A few kilobytes
+# each, so fewer are kept than of the tables above.
+_PREFIXES: dict[tuple[Vec, bool], _States] = {}
+_PREFIX_LIMIT: Final = 2_000
+
+
+def _counted_distances(vec: Vec, honors: bool) -> tuple[int, ...]:
+    """:func:`_part_distances` counted kind by kind, every kind at most four times."""
+    # States: (sets, pairs, sequences begun one kind back, two kinds back) -> the fewest
+    # tiles added so far. A sequence begun at kind k takes one of k, k+1 and k+2.
+    done = len(vec)
+    while done and (vec[:done], honors) not in _PREFIXES:
+        done -= 1
+    states: _States = _PREFIXES[vec[:done], honors] if done else {(0, 0, 0, 0): 0}
+    if len(_PREFIXES) > _PREFIX_LIMIT:
+        _PREFIXES.clear()
+    uses = _USES
+    for k in range(done, len(vec)):
+        held = vec[k]
+        begins = not honors and k <= len(vec) - 3
+        step: _States = {}
+        for (m, h, one, two), cost in states.items():
+            going = one + two
+            for extra, sets, pairs, runs in uses[going, m, h, begins]:
+                need = going + extra
+                total = cost + need - held if need > held else cost
+                state = (m + sets, h + pairs, runs, one)
+                if total < step.get(state, _FAR):
+                    step[state] = total
+        states = step
+        _PREFIXES[vec[: k + 1], honors] = states
+    out = [_FAR] * 10
+    for (m, h, _, _), cost in states.items():
+        if cost < out[2 * m + h]:
+            out[2 * m + h] = cost
+    return tuple(out)
+
+
+def _add_distances(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """The distances of two parts taken together (at most four sets, one pair); kept,
+    as there are few distinct tables."""
+    key = (a, b)
+    found = _ADDED.get(key)
+    if found is not None:
+        return found
+    out = [_FAR] * 10
+    for i, x in enumerate(a):
+        if x >= _FAR:
+            continue
+        for j, y in enumerate(b):
+            m, h = (i >> 1) + (j >> 1), (i & 1) + (j & 1)
+            if m <= 4 and h <= 1 and x + y < out[2 * m + h]:
+                out[2 * m + h] = x + y
+    found = tuple(out)
+    if len(_ADDED) > _CACHE_LIMIT:
+        _ADDED.clear()
+    _ADDED[key] = found
+    return found
+
+
+_ADDED: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+
+
+def _held_four_shanten(counts: Sequence[int], total: int) -> int:
+    """The standard shape's shanten, each kind at most four times: its distance less one."""
+    man = _part_distances(tuple(counts[0:9]), False)
+    pin = _part_distances(tuple(counts[9:18]), False)
+    sou = _part_distances(tuple(counts[18:27]), False)
+    honors = _part_distances(tuple(counts[27:34]), True)
+    left, right = _add_distances(man, pin), _add_distances(sou, honors)
+    # The sets and the pair split between the two halves: index 2 * m + h on each
+    # side, adding up to 2 * sets + 1 (so exactly one side holds the pair).
+    target = 2 * (total // 3) + 1
+    split = range(max(0, target - 9), min(target, 9) + 1)
+    return min(left[i] + right[target - i] for i in split) - 1
+
+
 def shanten(counts: Sequence[int]) -> int:
     """Tiles away from tenpai: -1 complete, 0 tenpai, ... (standard, chiitoitsu, kokushi).
 
     Works on 3k+1 or 3k+2 concealed tiles; seven pairs and thirteen orphans are only
-    considered for a fully concealed 13/14-tile part.
+    considered for a fully concealed 13/14-tile part. No shape counts on a fifth copy
+    of a kind the part holds all four of: ``1111m234p567s789s``, whose only wait is all
+    in the hand, is one tile from tenpai, as :func:`waits` says it waits on nothing.
     """
     total = sum(counts)
     if total % 3 == 0:
         raise ValueError(f"shanten() needs 3k+1 or 3k+2 tiles, got {total}")
-    best = _standard_shanten(counts, total)
+    # The frontiers let a kind held four times wait on a fifth copy (a pair of it as a
+    # partial set, a lone one as the head): such hands are counted by distances.
+    best = _held_four_shanten(counts, total) if 4 in counts else _standard_shanten(counts, total)
     if total >= 13 and best > -1:
         kinds = sum(1 for c in counts if c)
         pairs = sum(1 for c in counts if c >= 2)
@@ -914,10 +1072,52 @@ def draw_shanten(counts: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     the other three parts' frontiers are merged once for all its kinds, and each
     frontier a part can grow to is paired with them once. Merges and pairings are kept
     (bounded like the frontiers): the hands a turn's discards leave share most parts.
+    A part that holds four of a kind, or would after the draw, is counted as
+    :func:`shanten` counts it (by distances).
     """
     total = sum(counts)
     if total % 3 != 1:
         raise ValueError(f"draw_shanten() needs 3k+1 tiles, got {total}")
+    if 4 in counts:
+        return _held_four_draws(counts, total)
+    base, after = _frontier_draws(counts, total)
+    if 3 in counts:
+        # Drawing the fourth of a kind held three times gives a part that holds four,
+        # whose frontiers may count on a fifth. Its shanten lies between theirs (they
+        # allow more) and the part's own (the drawn tile can go again): only a draw they
+        # say improves the hand is counted again.
+        grown = list(counts)
+        for kind, held in enumerate(counts):
+            if held == 3 and after[kind] < base:
+                grown[kind] = 4
+                after[kind] = shanten(grown)
+                grown[kind] = 3
+    return base, tuple(after)
+
+
+def _held_four_draws(counts: Sequence[int], total: int) -> tuple[int, tuple[int, ...]]:
+    """:func:`draw_shanten` of a part holding four of a kind.
+
+    Each draw's shanten lies between what the frontiers say (they allow a fifth copy)
+    and the part's own (the drawn tile can go again): only where the two differ is it
+    counted by distances.
+    """
+    base = shanten(counts)
+    _, after = _frontier_draws(counts, total)
+    grown = list(counts)
+    for kind, held in enumerate(counts):
+        if held >= 4 or after[kind] >= base:
+            after[kind] = base
+        else:
+            grown[kind] = held + 1
+            after[kind] = shanten(grown)
+            grown[kind] = held
+    return base, tuple(after)
+
+
+def _frontier_draws(counts: Sequence[int], total: int) -> tuple[int, list[int]]:
+    """:func:`draw_shanten` by the frontiers: the values themselves where no kind is
+    held four times (before the draw or after it), and no more than them elsewhere."""
     needed = (total + 1) // 3
     vecs = (
         tuple(counts[0:9]),
@@ -957,7 +1157,7 @@ def draw_shanten(counts: Sequence[int]) -> tuple[int, tuple[int, ...]]:
                 for k in kinds:
                     after[9 * s + k] = value
     if total != 13:
-        return standard, tuple(after)
+        return standard, after
     # Seven pairs and thirteen orphans (shanten() counts them for 13 and 14 tiles). A
     # draw lowers either by one at most, and never raises the standard shape's: when
     # both are above it, they change no value.
@@ -976,7 +1176,7 @@ def draw_shanten(counts: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     chiitoitsu = 6 - pairs + max(0, 7 - kinds_held)
     kokushi = 13 - yao_kinds - yao_pair
     if min(chiitoitsu, kokushi) > standard:
-        return standard, tuple(after)
+        return standard, after
     base = min(standard, chiitoitsu, kokushi)
     for kind in range(34):
         c = counts[kind]
@@ -991,4 +1191,4 @@ def draw_shanten(counts: Sequence[int]) -> tuple[int, tuple[int, ...]]:
         if kind in _YAOCHU_SET:
             best = min(best, 13 - yao_kinds - (c == 0) - (yao_pair or c == 1))
         after[kind] = best
-    return base, tuple(after)
+    return base, after

@@ -20,12 +20,11 @@ observers=[tracker])``) and never replays a game itself.
 
 Shanten is :func:`analyzer.hands.hand.shanten` (seven pairs and thirteen orphans count
 for a concealed hand of 13 or 14 tiles), and ukeire comes from
-:func:`analyzer.hands.hand.draw_shanten`. The shape is judged as the hand analysis
-judges it: a hand holding all four of a kind may count on a fifth
-(``1111m234p567s789s`` is tenpai), but a kind held four times is never ukeire, so such a
-hand shows shanten 0 and no tile that improves it. The answers for a shape are kept per
-hand key, so a hand seen again (a seat in riichi draws and discards around the same
-thirteen tiles) costs a lookup.
+:func:`analyzer.hands.hand.draw_shanten`. Neither counts on a fifth copy of a kind the
+hand holds all four of (``1111m234p567s789s`` is 1-shanten, not tenpai: its only wait is
+all in the hand), and a kind held four times is never ukeire. The answers for a shape
+are kept per hand key, so a hand seen again (a seat in riichi draws and discards around
+the same thirteen tiles) costs a lookup.
 
 >>> from mjaudit.tiles import tiles
 >>> def counts(text):
