@@ -88,6 +88,16 @@ def test_waits(hand: str, expected: str) -> None:
         pytest.param("147m258p369s1234z", 6, id="thirteen-kinds-chiitoitsu-count"),
         pytest.param("2m", 0, id="tanki-after-four-calls"),
         pytest.param("13579m2468p1357s", 4, id="scattered"),
+        # A kind held four times: a pair or a lone tile of it waits for no fifth copy.
+        pytest.param("1111m234p567s789s", 1, id="tanki-on-the-fifth-1m"),
+        pytest.param("1111z234p567s789s", 1, id="tanki-on-the-fifth-east"),
+        pytest.param("1111m2222p", 1, id="two-kinds-held-four-times"),
+        pytest.param("1111m234p", 1, id="after-two-calls"),
+        pytest.param("1111m", 1, id="after-three-calls"),
+        pytest.param("11112m", 0, id="the-fourth-1m-in-a-set-with-2m"),
+        pytest.param("1111m234p567s7899s", 0, id="fourteen-tiles-discard-a-1m"),
+        pytest.param("1111m234p567s789s5z", 0, id="fourteen-tiles-any-tanki"),
+        pytest.param("1111234m567s789s1z", 0, id="other-readings-still-count"),
     ],
 )
 def test_shanten(hand: str, expected: int) -> None:
@@ -145,27 +155,36 @@ def test_shanten_zero_iff_tenpai_on_ready_hands() -> None:
         assert out in waits(c)
 
 
-def test_shanten_one_means_a_draw_and_discard_reach_tenpai() -> None:
-    rng = random.Random(3)
+def _after_one_exchange(c: list[int]) -> int:
+    """The lowest shanten a draw (of a kind not all in the hand) and a discard give."""
+    best = 9
+    for draw in range(34):
+        if c[draw] == 4:
+            continue
+        c[draw] += 1
+        for out in range(34):
+            if c[out]:
+                c[out] -= 1
+                best = min(best, shanten(c))
+                c[out] += 1
+        c[draw] -= 1
+    return best
+
+
+@pytest.mark.parametrize("four", [False, True], ids=["random", "holding-four-of-a-kind"])
+def test_a_draw_and_a_discard_bring_a_hand_one_step_nearer(four: bool) -> None:
+    # Some draw of a kind not all in the hand, and some discard, bring a hand one step
+    # nearer tenpai (to a hand with a wait, from shanten 1), and none brings it two; a
+    # hand with a wait keeps one.
+    rng = random.Random(45 if four else 3)
     checked = 0
     while checked < 60:
-        c = _random_hand(rng, 13)
+        c = _with_four(rng, 13) if four else _random_hand(rng, 13)
         s = shanten(c)
         if s > 2:
             continue
         checked += 1
-        best = 9
-        for draw in range(34):
-            if c[draw] == 4:
-                continue
-            c[draw] += 1
-            for out in range(34):
-                if c[out]:
-                    c[out] -= 1
-                    best = min(best, shanten(c))
-                    c[out] += 1
-            c[draw] -= 1
-        assert best == max(s - 1, -1) or (s == 0 and best == 0)
+        assert _after_one_exchange(c) == max(s - 1, 0), c
 
 
 def test_waits_rejects_a_complete_hand() -> None:
@@ -256,24 +275,6 @@ def test_a_hand_no_game_can_deal_waits_on_nothing() -> None:
 # fifth copy, which does not exist: such a hand is no nearer to tenpai for it.
 
 
-@pytest.mark.parametrize(
-    ("hand", "expected"),
-    [
-        pytest.param("1111m234p567s789s", 1, id="tanki-on-the-fifth-1m"),
-        pytest.param("1111z234p567s789s", 1, id="tanki-on-the-fifth-east"),
-        pytest.param("1111m2222p", 1, id="two-kinds-held-four-times"),
-        pytest.param("1111m234p", 1, id="after-two-calls"),
-        pytest.param("1111m", 1, id="after-three-calls"),
-        pytest.param("11112m", 0, id="the-fourth-1m-in-a-set-with-2m"),
-        pytest.param("1111m234p567s7899s", 0, id="fourteen-tiles-discard-a-1m"),
-        pytest.param("1111m234p567s789s5z", 0, id="fourteen-tiles-any-tanki"),
-        pytest.param("1111234m567s789s1z", 0, id="other-readings-still-count"),
-    ],
-)
-def test_shanten_of_a_kind_held_four_times(hand: str, expected: int) -> None:
-    assert shanten_of(hand) == expected
-
-
 def _with_four(rng: random.Random, size: int) -> list[int]:
     """A random hand of ``size`` tiles holding all four copies of one kind or more."""
     c = [0] * 34
@@ -308,31 +309,6 @@ def test_shanten_zero_iff_a_wait_exists_with_four_held() -> None:
         held_four += 4 in c
         assert (shanten(c) == 0) == bool(waits(c)), c
     assert held_four > 150
-
-
-def test_shanten_with_four_held_is_a_draw_and_a_discard_from_the_next() -> None:
-    # Some draw of a kind not all in the hand, and some discard, bring a hand one step
-    # nearer tenpai (to a hand with a wait, from shanten 1), and none brings it two.
-    rng = random.Random(45)
-    checked = 0
-    while checked < 40:
-        c = _with_four(rng, 13)
-        s = shanten(c)
-        if s > 2:
-            continue
-        checked += 1
-        best = 9
-        for draw in range(34):
-            if c[draw] == 4:
-                continue
-            c[draw] += 1
-            for out in range(34):
-                if c[out]:
-                    c[out] -= 1
-                    best = min(best, shanten(c))
-                    c[out] += 1
-            c[draw] -= 1
-        assert best == max(s - 1, 0), c
 
 
 def test_draw_shanten_with_four_held_matches_shanten() -> None:
