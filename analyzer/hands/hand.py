@@ -935,6 +935,9 @@ def _counted_distances(vec: Vec, honors: bool) -> tuple[int, ...]:
     return tuple(out)
 
 
+_ADDED: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
+
+
 def _add_distances(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
     """The distances of two parts taken together (at most four sets, one pair); kept,
     as there are few distinct tables."""
@@ -955,9 +958,6 @@ def _add_distances(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
         _ADDED.clear()
     _ADDED[key] = found
     return found
-
-
-_ADDED: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, ...]] = {}
 
 
 def _held_four_shanten(counts: Sequence[int], total: int) -> int:
@@ -1078,37 +1078,21 @@ def draw_shanten(counts: Sequence[int]) -> tuple[int, tuple[int, ...]]:
     total = sum(counts)
     if total % 3 != 1:
         raise ValueError(f"draw_shanten() needs 3k+1 tiles, got {total}")
-    if 4 in counts:
-        return _held_four_draws(counts, total)
     base, after = _frontier_draws(counts, total)
-    if 3 in counts:
-        # Drawing the fourth of a kind held three times gives a part that holds four,
-        # whose frontiers may count on a fifth. Its shanten lies between theirs (they
-        # allow more) and the part's own (the drawn tile can go again): only a draw they
-        # say improves the hand is counted again.
-        grown = list(counts)
-        for kind, held in enumerate(counts):
-            if held == 3 and after[kind] < base:
-                grown[kind] = 4
-                after[kind] = shanten(grown)
-                grown[kind] = 3
-    return base, tuple(after)
-
-
-def _held_four_draws(counts: Sequence[int], total: int) -> tuple[int, tuple[int, ...]]:
-    """:func:`draw_shanten` of a part holding four of a kind.
-
-    Each draw's shanten lies between what the frontiers say (they allow a fifth copy)
-    and the part's own (the drawn tile can go again): only where the two differ is it
-    counted by distances.
-    """
-    base = shanten(counts)
-    _, after = _frontier_draws(counts, total)
+    four = 4 in counts
+    if not four and 3 not in counts:
+        return base, tuple(after)
+    # A part that holds four of a kind, or will after drawing the fourth of one held
+    # three times: its frontiers may count on a fifth. Each draw's shanten lies between
+    # theirs (they allow more) and the part's own (the drawn tile can go again), so only
+    # a draw they say improves the hand is counted again.
+    if four:
+        base = shanten(counts)
     grown = list(counts)
     for kind, held in enumerate(counts):
         if held >= 4 or after[kind] >= base:
             after[kind] = base
-        else:
+        elif four or held == 3:
             grown[kind] = held + 1
             after[kind] = shanten(grown)
             grown[kind] = held
